@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# cache_ext: build the patched 6.12 kernel, the BPF policies, the tools and
+# the selftests, and run them in a qemu VM.  `make help` lists the targets.
+
+TOP		:= $(CURDIR)
+B		:= $(TOP)/build
+KSRC		:= $(B)/linux
+KOUT		:= $(B)/kbuild
+VMLINUX		:= $(KOUT)/vmlinux
+BZIMAGE		:= $(KOUT)/arch/x86/boot/bzImage
+
+CLANG		?= clang-19
+LLVM_STRIP	?= llvm-strip-19
+JOBS		?= $(shell echo $$(( $$(nproc) + 1 )))
+
+LIBBPF_OUT	:= $(B)/libbpf
+LIBBPF_A	:= $(LIBBPF_OUT)/libbpf.a
+LIBBPF_INC	:= $(LIBBPF_OUT)/include
+BPFTOOL_OUT	:= $(B)/bpftool
+BPFTOOL		:= $(BPFTOOL_OUT)/bootstrap/bpftool
+VMLINUX_H	:= $(B)/include/vmlinux.h
+
+BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
+BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(B)/bpf/%.bpf.o,$(BPF_SRCS))
+BPF_SKELS	:= $(BPF_OBJS:.bpf.o=.skel.h)
+BPF_HDRS	:= $(wildcard bpf/include/*.h)
+BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_x86 \
+		   -I$(B)/include -I$(LIBBPF_INC) -Ibpf/include
+
+SELFTEST_OUT	:= $(B)/selftests/cache_ext
+KSELFTEST_DIR	:= $(KSRC)/tools/testing/selftests
+
+VM		:= scripts/vm.sh
+VM_TIMEOUT	?= 1200
+
+export PATH	:= /usr/lib/ccache:$(PATH)
+
+.PHONY: all help deps kernel bpf selftests kselftest check run patches \
+	vm vm-shell clean distclean FORCE
+
+all: kernel bpf selftests
+
+help:
+	@echo 'make run        build everything, boot the VM, demo a policy'
+	@echo 'make check      all tests: host unit tests + kselftests in the VM'
+	@echo 'make kselftest  the kselftests only, in the VM'
+	@echo 'make patches    the upstream series into build/series, checkpatch --strict'
+	@echo 'make vm CMD=".."  run a command in the VM;  make vm-shell: interactive'
+	@echo 'make deps       install the Debian packages the build needs'
+	@echo 'make kernel | bpf | selftests   build one part'
+
+deps:
+	@scripts/deps.sh
+
+# --- kernel -----------------------------------------------------------------
+
+$(B)/.deps: scripts/deps.sh
+	@scripts/deps.sh
+	@mkdir -p $(B) && touch $@
+
+# The kernel's own make decides what to rebuild; this rule always asks it.
+$(VMLINUX) $(BZIMAGE) &: $(B)/.deps FORCE
+	@scripts/kernel.sh build
+
+kernel: $(BZIMAGE)
+
+# --- libbpf, bpftool and vmlinux.h from the same tree ----------------------
+
+$(LIBBPF_A): $(VMLINUX)
+	@mkdir -p $(LIBBPF_OUT)
+	@$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(LIBBPF_OUT)/ \
+		BUILD_STATIC_ONLY=1 $(LIBBPF_A)
+	@$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(LIBBPF_OUT)/ \
+		DESTDIR=$(LIBBPF_OUT) prefix= INCLUDEDIR=/include install_headers
+	@touch $@
+
+$(BPFTOOL): $(VMLINUX)
+	@mkdir -p $(BPFTOOL_OUT)
+	@$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(BPFTOOL_OUT)/ bootstrap
+	@touch $@
+
+$(VMLINUX_H): $(VMLINUX) $(BPFTOOL)
+	@mkdir -p $(dir $@)
+	@echo '  GEN     vmlinux.h'
+	@$(BPFTOOL) btf dump file $(VMLINUX) format c > $@.tmp && mv $@.tmp $@
+
+# --- BPF policies -------------------------------------------------------------
+
+$(B)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	@echo '  CLANG   $<'
+	@$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(B)/bpf/%.skel.h: $(B)/bpf/%.bpf.o $(BPFTOOL)
+	@$(BPFTOOL) gen skeleton $< name $(notdir $(<:.bpf.o=)) > $@.tmp && mv $@.tmp $@
+
+bpf: $(BPF_OBJS) $(BPF_SKELS)
+
+# --- selftests ---------------------------------------------------------------
+
+SELFTEST_VARS := KSELFTEST_DIR=$(KSELFTEST_DIR) OUTPUT=$(SELFTEST_OUT) \
+	BPF_OBJ_DIR=$(B)/bpf LIBBPF_A=$(LIBBPF_A) LIBBPF_INC=$(LIBBPF_INC)
+
+selftests: bpf
+	@$(MAKE) -s -C selftests/cache_ext $(SELFTEST_VARS)
+
+kselftest: kernel selftests
+	@$(VM) -t $(VM_TIMEOUT) -- $(MAKE) -s -C $(TOP)/selftests/cache_ext \
+		$(SELFTEST_VARS) run_tests
+
+check: kselftest
+
+# --- the demo ------------------------------------------------------------------
+
+run: kernel selftests
+	@$(VM) -t $(VM_TIMEOUT) -- $(SELFTEST_OUT)/demo_events $(B)/bpf
+
+# --- VM for people ----------------------------------------------------------------
+
+vm: kernel
+	@test -n '$(CMD)' || { echo 'usage: make vm CMD="command"'; exit 2; }
+	@$(VM) -t $(VM_TIMEOUT) -- bash -c '$(CMD)'
+
+vm-shell: kernel
+	@$(VM) -i
+
+# --- the upstream series ---------------------------------------------------
+
+patches: $(B)/.deps
+	@scripts/make-patches.sh
+
+clean:
+	rm -rf $(B)/bpf $(B)/selftests $(B)/include $(B)/series $(B)/vm
+
+distclean:
+	rm -rf $(B)
+
+FORCE:

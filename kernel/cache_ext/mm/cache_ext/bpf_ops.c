@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cache_ext: struct cache_ext_ops as a BPF struct_ops type.
+ */
+
+#define pr_fmt(fmt) "cache_ext: " fmt
+
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/btf.h>
+#include <linux/cache_ext.h>
+#include <linux/init.h>
+
+#include "internal.h"
+
+static int cache_ext_ops_init(struct btf *btf)
+{
+	return 0;
+}
+
+static bool cache_ext_ops_is_valid_access(int off, int size,
+					  enum bpf_access_type type,
+					  const struct bpf_prog *prog,
+					  struct bpf_insn_access_aux *info)
+{
+	return bpf_tracing_btf_ctx_access(off, size, type, prog, info);
+}
+
+/* Pointers handed to a policy are read-only: no btf_struct_access. */
+static const struct bpf_verifier_ops cache_ext_verifier_ops = {
+	.get_func_proto	= bpf_base_func_proto,
+	.is_valid_access = cache_ext_ops_is_valid_access,
+};
+
+/* Only init() and exit() run where sleeping is allowed. */
+static int cache_ext_ops_check_member(const struct btf_type *t,
+				      const struct btf_member *member,
+				      const struct bpf_prog *prog)
+{
+	u32 moff = __btf_member_bit_offset(t, member) / 8;
+
+	switch (moff) {
+	case offsetof(struct cache_ext_ops, init):
+	case offsetof(struct cache_ext_ops, exit):
+		return 0;
+	default:
+		return prog->sleepable ? -EINVAL : 0;
+	}
+}
+
+static int cache_ext_ops_init_member(const struct btf_type *t,
+				     const struct btf_member *member,
+				     void *kdata, const void *udata)
+{
+	const struct cache_ext_ops *uops = udata;
+	struct cache_ext_ops *ops = kdata;
+	u32 moff = __btf_member_bit_offset(t, member) / 8;
+
+	switch (moff) {
+	case offsetof(struct cache_ext_ops, name):
+		if (bpf_obj_name_cpy(ops->name, uops->name,
+				     sizeof(ops->name)) <= 0)
+			return -EINVAL;
+		return 1;
+	case offsetof(struct cache_ext_ops, cgroup_id):
+		ops->cgroup_id = uops->cgroup_id;
+		return 1;
+	}
+	return 0;
+}
+
+static int cache_ext_ops_reg(void *kdata, struct bpf_link *link)
+{
+	return cache_ext_policy_register(kdata);
+}
+
+static void cache_ext_ops_unreg(void *kdata, struct bpf_link *link)
+{
+	cache_ext_policy_unregister(kdata);
+}
+
+/*
+ * Replacing a live policy under its bindings would need every binding's
+ * state handed over; unregister and register a new policy instead.
+ */
+static int cache_ext_ops_update(void *kdata, void *old_kdata,
+				struct bpf_link *link)
+{
+	return -EOPNOTSUPP;
+}
+
+/* CFI stubs: one per callback, with the callback's exact prototype. */
+static s32 cache_ext_init_stub(struct mem_cgroup *memcg)
+{
+	return 0;
+}
+
+static void cache_ext_exit_stub(struct mem_cgroup *memcg)
+{
+}
+
+static void cache_ext_evict_folios_stub(struct cache_ext_eviction_ctx *ctx,
+					struct mem_cgroup *memcg)
+{
+}
+
+static void cache_ext_folio_added_stub(struct folio *folio,
+				       struct mem_cgroup *memcg)
+{
+}
+
+static void cache_ext_folio_accessed_stub(struct folio *folio,
+					  struct mem_cgroup *memcg)
+{
+}
+
+static void cache_ext_folio_removed_stub(struct folio *folio,
+					 struct mem_cgroup *memcg)
+{
+}
+
+static bool cache_ext_admit_folio_stub(struct cache_ext_admit_ctx *ctx,
+				       struct mem_cgroup *memcg)
+{
+	return true;
+}
+
+static struct cache_ext_ops __bpf_cache_ext_ops = {
+	.init		= cache_ext_init_stub,
+	.exit		= cache_ext_exit_stub,
+	.evict_folios	= cache_ext_evict_folios_stub,
+	.folio_added	= cache_ext_folio_added_stub,
+	.folio_accessed	= cache_ext_folio_accessed_stub,
+	.folio_removed	= cache_ext_folio_removed_stub,
+	.admit_folio	= cache_ext_admit_folio_stub,
+};
+
+static struct bpf_struct_ops bpf_cache_ext_ops = {
+	.verifier_ops	= &cache_ext_verifier_ops,
+	.init		= cache_ext_ops_init,
+	.check_member	= cache_ext_ops_check_member,
+	.init_member	= cache_ext_ops_init_member,
+	.reg		= cache_ext_ops_reg,
+	.unreg		= cache_ext_ops_unreg,
+	.update		= cache_ext_ops_update,
+	.cfi_stubs	= &__bpf_cache_ext_ops,
+	.name		= "cache_ext_ops",
+	.owner		= THIS_MODULE,
+};
+
+static int __init cache_ext_struct_ops_init(void)
+{
+	int ret;
+
+	ret = register_bpf_struct_ops(&bpf_cache_ext_ops, cache_ext_ops);
+	if (ret)
+		pr_err("registering struct cache_ext_ops failed: %d\n", ret);
+	return ret;
+}
+late_initcall(cache_ext_struct_ops_init);

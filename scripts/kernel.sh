@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prepare, configure and build the cache_ext test kernel.
+#
+#   scripts/kernel.sh prepare   unpack linux-source-6.12 into build/linux as a
+#                               git tree at the recorded base, apply
+#                               kernel/patches with git am, sync the
+#                               kernel/cache_ext overlay
+#   scripts/kernel.sh config    tinyconfig + kernel/configs/cache_ext.config
+#   scripts/kernel.sh build     bzImage and modules into build/kbuild
+#
+# Each step redoes only what changed: a new or edited patch resets the tree
+# to the base and re-applies the series; an edited overlay file is copied
+# alone; the object tree in build/kbuild is kept, so make rebuilds only what
+# the change touched (ccache absorbs the rest).
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$TOP/build
+KSRC=$BUILD/linux
+KOUT=$BUILD/kbuild
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+BASE_FILE=$TOP/kernel/BASE
+OVERLAY=$TOP/kernel/cache_ext
+FRAGMENT=$TOP/kernel/configs/cache_ext.config
+
+# Fixed identity and dates: the base commit and the applied series get the
+# same hashes on every machine, and the kernel build is reproducible.
+export GIT_AUTHOR_NAME="cache_ext build" GIT_AUTHOR_EMAIL="build@cache-ext.invalid"
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+export KBUILD_BUILD_USER=cache_ext KBUILD_BUILD_HOST=qemu
+export KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00 UTC"
+
+die() { echo "kernel.sh: $*" >&2; exit 1; }
+log() { echo "  KERNEL  $*"; }
+
+expected_base() { sed -n 's/^commit //p' "$BASE_FILE"; }
+
+stamp_of() { cat "$@" 2>/dev/null | sha256sum | cut -d' ' -f1; }
+
+# Unpack the tarball into a git tree whose single commit is the base.
+unpack_base() {
+	[ -r "$TARBALL" ] || die "$TARBALL missing; run 'make deps'"
+	log "unpacking $(basename "$TARBALL")"
+	rm -rf "$KSRC" "$KSRC.tmp"
+	mkdir -p "$KSRC.tmp"
+	tar -C "$KSRC.tmp" --strip-components=1 -xf "$TARBALL"
+	(
+		cd "$KSRC.tmp"
+		git init -q -b base
+		git config core.autocrlf false
+		git config gc.auto 0
+		git add -f -A
+		GIT_AUTHOR_DATE="2024-11-17T00:00:00Z" \
+		GIT_COMMITTER_DATE="2024-11-17T00:00:00Z" \
+			git commit -q -m "Linux $(make -s kernelversion) (linux-source-6.12)"
+		git tag cache-ext-base
+	)
+	mv "$KSRC.tmp" "$KSRC"
+}
+
+check_base() {
+	local have want
+	have=$(git -C "$KSRC" rev-parse cache-ext-base)
+	want=$(expected_base)
+	if [ "$have" != "$want" ]; then
+		echo "kernel.sh: base commit $have differs from the recorded $want" >&2
+		echo "kernel.sh: $TARBALL is not the source the series was made" \
+		     "against ($(sed -n 's/^package //p' "$BASE_FILE"))." >&2
+		echo "kernel.sh: refresh kernel/BASE and the patches, or install" \
+		     "that package version" >&2
+		exit 1
+	fi
+}
+
+apply_patches() {
+	local stamp
+	stamp=$(stamp_of "$TOP"/kernel/patches/*.patch)
+	if [ -f "$KSRC/.cache_ext_series" ] &&
+	   [ "$(cat "$KSRC/.cache_ext_series")" = "$stamp" ]; then
+		return
+	fi
+	log "applying kernel/patches"
+	rm -f "$KSRC/.cache_ext_series"
+	git -C "$KSRC" am --abort >/dev/null 2>&1 || true
+	git -C "$KSRC" checkout -q -f -B cache-ext cache-ext-base
+	git -C "$KSRC" clean -q -f -d -x
+	rm -f "$KSRC/.cache_ext_overlay"
+	if ls "$TOP"/kernel/patches/*.patch >/dev/null 2>&1; then
+		git -C "$KSRC" am -q --whitespace=nowarn \
+			"$TOP"/kernel/patches/*.patch ||
+			die "a patch in kernel/patches does not apply; see git -C $KSRC am --show-current-patch"
+	fi
+	echo "$stamp" > "$KSRC/.cache_ext_series"
+}
+
+# Copy overlay files whose content changed; delete the ones that went away.
+sync_overlay() {
+	local list=$KSRC/.cache_ext_overlay new f
+	new=$(cd "$OVERLAY" && find . -type f | sed 's|^\./||' | sort)
+	if [ -f "$list" ]; then
+		comm -23 "$list" <(echo "$new") | while read -r f; do
+			log "removing $f"
+			rm -f "$KSRC/$f"
+		done
+	fi
+	for f in $new; do
+		if ! cmp -s "$OVERLAY/$f" "$KSRC/$f"; then
+			if git -C "$KSRC" cat-file -e "cache-ext-base:$f" 2>/dev/null; then
+				die "overlay file $f exists in the base tree; change it with a patch"
+			fi
+			mkdir -p "$(dirname "$KSRC/$f")"
+			cp "$OVERLAY/$f" "$KSRC/$f"
+		fi
+	done
+	echo "$new" > "$list"
+}
+
+do_prepare() {
+	if [ ! -d "$KSRC/.git" ] || ! git -C "$KSRC" rev-parse -q --verify cache-ext-base >/dev/null; then
+		unpack_base
+	fi
+	check_base
+	apply_patches
+	sync_overlay
+}
+
+do_config() {
+	local stamp
+	do_prepare
+	stamp=$(stamp_of "$FRAGMENT" "$KSRC/.cache_ext_series")
+	if [ -f "$KOUT/.config" ] && [ -f "$KOUT/.cache_ext_config" ] &&
+	   [ "$(cat "$KOUT/.cache_ext_config")" = "$stamp" ]; then
+		return
+	fi
+	log "configuring (tinyconfig + $(basename "$FRAGMENT"))"
+	mkdir -p "$KOUT"
+	make -s -C "$KSRC" O="$KOUT" tinyconfig >/dev/null
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOUT" \
+		"$KOUT/.config" "$FRAGMENT" >/dev/null
+	make -s -C "$KSRC" O="$KOUT" olddefconfig >/dev/null
+	local sym val missing=0
+	while IFS='=' read -r sym val; do
+		if ! grep -qx "$sym=$val" "$KOUT/.config"; then
+			echo "kernel.sh: $sym=$val did not survive olddefconfig" >&2
+			missing=1
+		fi
+	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT")
+	[ $missing -eq 0 ] || die "config fragment not satisfied (missing dependencies?)"
+	echo "$stamp" > "$KOUT/.cache_ext_config"
+}
+
+do_build() {
+	do_config
+	log "building bzImage and modules"
+	PATH=/usr/lib/ccache:$PATH make -s -C "$KSRC" O="$KOUT" \
+		-j"$(($(nproc) + 1))" bzImage modules
+}
+
+case "${1:-}" in
+prepare) do_prepare ;;
+config) do_config ;;
+build) do_build ;;
+*) echo "usage: $0 prepare|config|build" >&2; exit 2 ;;
+esac

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of the cache_ext test VM (see scripts/vm.sh): mount what the tests
+# need, run the command the host asked for, report its exit status on the
+# console and reboot, which makes qemu (-no-reboot) exit.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=${TERM:-linux} CACHE_EXT_SCRATCH=/run/scratch
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+for d in /tmp /run /root /var/tmp; do
+	mount -t tmpfs -o mode=1777 tmpfs "$d"
+done
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t bpf bpf /sys/fs/bpf
+mkdir -p "$CACHE_EXT_SCRATCH"
+mount -t ext4 /dev/vda "$CACHE_EXT_SCRATCH"
+ulimit -l unlimited
+
+cmd=$(sed -n 's/.*cache_ext_vm\.cmd=\([^ ]*\).*/\1/p' /proc/cmdline)
+echo "cache_ext-vm: guest kernel $(uname -r), $(nproc) CPUs"
+bash "$cmd"
+status=$?
+sync
+echo "cache_ext-vm: exit status $status"
+exec busybox reboot -f

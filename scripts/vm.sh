@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the cache_ext kernel in qemu and run one command inside it.
+#
+#   scripts/vm.sh [-t SECONDS] [-i] [--kvm] [--] COMMAND...
+#
+# The guest sees the host's / read-only over virtio-9p (so the command and
+# everything it uses are the host's files at the same paths), tmpfs on
+# /tmp, /run and /root, and a fresh ext4 scratch disk (virtio-blk) mounted
+# at $CACHE_EXT_SCRATCH (/run/scratch).  The command runs as root in the
+# guest's root cgroup, in the directory it was started from on the host.
+#
+# Exit status: the command's, or 124 if the VM hit its timeout (default
+# 600 s) and was killed, or 125 if the guest died before reporting a status.
+# Use -i for an interactive shell (serial console on this terminal).
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+VMDIR=$TOP/build/vm
+KERNEL=${KERNEL:-$TOP/build/kbuild/arch/x86/boot/bzImage}
+TIMEOUT=600
+INTERACTIVE=0
+ACCEL=tcg
+MEM=${VM_MEM:-2G}
+SMP=${VM_SMP:-2}
+
+usage() {
+	sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-t) TIMEOUT=$2; shift 2 ;;
+	-i) INTERACTIVE=1; shift ;;
+	--kvm) ACCEL=kvm; shift ;;
+	-h|--help) usage 0 ;;
+	--) shift; break ;;
+	-*) echo "vm.sh: unknown option $1" >&2; usage 2 >&2 ;;
+	*) break ;;
+	esac
+done
+
+[ $# -gt 0 ] || [ $INTERACTIVE -eq 1 ] || usage 2 >&2
+[ -f "$KERNEL" ] || { echo "vm.sh: no kernel at $KERNEL; run 'make kernel'" >&2; exit 2; }
+if [ "$ACCEL" = kvm ] && [ ! -w /dev/kvm ]; then
+	echo "vm.sh: --kvm asked for but /dev/kvm is not usable" >&2
+	exit 2
+fi
+
+mkdir -p "$VMDIR"
+RUN=$(mktemp -d "$VMDIR/run.XXXXXX")
+trap 'rm -rf "$RUN"' EXIT
+
+# The command, quoted for the guest's shell, and where to run it.
+{
+	printf 'cd %q 2>/dev/null || cd /\n' "$PWD"
+	if [ $INTERACTIVE -eq 1 ] && [ $# -eq 0 ]; then
+		echo 'exec bash -i'
+	else
+		printf '%q ' "$@"
+		echo
+	fi
+} > "$RUN/cmd"
+
+truncate -s 1G "$RUN/scratch.img"
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$RUN/scratch.img"
+
+QEMU=(qemu-system-x86_64
+	-machine pc,accel="$ACCEL" -cpu max -smp "$SMP" -m "$MEM"
+	-kernel "$KERNEL"
+	-append "console=ttyS0 loglevel=4 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=524288,cache=loose ro init=$TOP/scripts/vm-init.sh panic=-1 cache_ext_vm.cmd=$RUN/cmd"
+	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
+	-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
+	-drive file="$RUN/scratch.img",if=virtio,format=raw,cache=unsafe
+	-net none -no-reboot)
+
+if [ $INTERACTIVE -eq 1 ]; then
+	exec "${QEMU[@]}" -nographic
+fi
+
+set +e
+timeout -k 5 "$TIMEOUT" "${QEMU[@]}" -display none -monitor none \
+	-serial stdio < /dev/null | tee "$RUN/console" | \
+	grep -av '^cache_ext-vm: exit status'
+qemu_rc=${PIPESTATUS[0]}
+set -e
+
+if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
+	echo "vm.sh: VM killed after the ${TIMEOUT}s timeout" >&2
+	exit 124
+fi
+status=$(sed -n 's/^cache_ext-vm: exit status \([0-9]*\).*/\1/p' "$RUN/console" | tail -n 1)
+if [ -z "$status" ]; then
+	echo "vm.sh: the guest stopped without reporting an exit status (panic or crash?)" >&2
+	exit 125
+fi
+exit "$status"

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/mman.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "cgroup_util.h"
+#include "cache_ext_util.h"
+
+#ifndef __NR_cachestat
+#define __NR_cachestat 451
+#endif
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+const char *scratch_dir(void)
+{
+	const char *dir = getenv("CACHE_EXT_SCRATCH");
+
+	return dir && *dir ? dir : NULL;
+}
+
+void scratch_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s.%d", scratch_dir(), name, getpid());
+}
+
+static void fill_page(char *buf, size_t index)
+{
+	uint64_t *w = (uint64_t *)buf;
+	size_t i;
+
+	for (i = 0; i < PAGE_SZ / sizeof(*w); i++)
+		w[i] = (index << 20) ^ (i * 0x9e3779b97f4a7c15ull);
+}
+
+int check_page(const void *buf, size_t index)
+{
+	char want[PAGE_SZ];
+
+	fill_page(want, index);
+	return memcmp(buf, want, PAGE_SZ) ? -EIO : 0;
+}
+
+int drop_file_cache(const char *path)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	ret = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return -ret;
+}
+
+int make_file(const char *path, size_t pages)
+{
+	char buf[PAGE_SZ];
+	size_t i;
+	int fd, ret = 0;
+
+	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < pages && !ret; i++) {
+		fill_page(buf, i);
+		if (write(fd, buf, PAGE_SZ) != PAGE_SZ)
+			ret = -EIO;
+	}
+	if (!ret && fsync(fd))
+		ret = -errno;
+	close(fd);
+	return ret ?: drop_file_cache(path);
+}
+
+int read_and_verify(const char *path)
+{
+	char buf[PAGE_SZ];
+	size_t i;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	for (i = 0; !ret; i++) {
+		n = pread(fd, buf, PAGE_SZ, i * PAGE_SZ);
+		if (n == 0)
+			break;
+		if (n != PAGE_SZ || check_page(buf, i))
+			ret = -EIO;
+	}
+	close(fd);
+	return ret;
+}
+
+struct cachestat_range {
+	uint64_t off;
+	uint64_t len;
+};
+
+struct cachestat {
+	uint64_t nr_cache;
+	uint64_t nr_dirty;
+	uint64_t nr_writeback;
+	uint64_t nr_evicted;
+	uint64_t nr_recently_evicted;
+};
+
+long cached_pages(const char *path)
+{
+	struct cachestat_range range = { 0, 0 };
+	struct cachestat cs;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(__NR_cachestat, fd, &range, &cs, 0);
+	close(fd);
+	return ret ? -errno : (long)cs.nr_cache;
+}
+
+char *memcg_create(const char *name)
+{
+	char *path;
+
+	if (cg_read_strstr(CGROUP_ROOT, "cgroup.subtree_control", "memory") &&
+	    cg_write(CGROUP_ROOT, "cgroup.subtree_control", "+memory"))
+		return NULL;
+
+	path = cg_name(CGROUP_ROOT, name);
+	if (!path)
+		return NULL;
+	cg_destroy(path);	/* left over by an earlier, killed run */
+	if (cg_create(path)) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+uint64_t cgroup_id_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
+int struct_ops_set_name(struct bpf_object *obj, struct bpf_map *map,
+			const char *name)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_type *t;
+	const struct btf_member *m;
+	size_t size, len = strlen(name);
+	char *data;
+	int i;
+
+	t = btf__type_by_id(btf, bpf_map__btf_value_type_id(map));
+	data = bpf_map__initial_value(map, &size);
+	if (!t || !btf_is_struct(t) || !data)
+		return -EINVAL;
+
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		long msize;
+
+		if (strcmp(btf__name_by_offset(btf, m->name_off), "name"))
+			continue;
+		msize = btf__resolve_size(btf, m->type);
+		if (msize <= 0 || btf_member_bit_offset(t, i) / 8 + msize > size)
+			return -EINVAL;
+		if (len >= (size_t)msize)
+			return -ENAMETOOLONG;
+		data += btf_member_bit_offset(t, i) / 8;
+		memset(data, 0, msize);
+		memcpy(data, name, len);
+		return 0;
+	}
+	return -ENOENT;
+}

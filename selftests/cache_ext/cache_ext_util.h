@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the cache_ext selftests. */
+#ifndef __CACHE_EXT_UTIL_H
+#define __CACHE_EXT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PAGE_SZ	4096
+
+/*
+ * Directory on a block-backed filesystem for test files (page cache of
+ * tmpfs is shmem, which cache_ext does not manage), or NULL if
+ * $CACHE_EXT_SCRATCH is unset.
+ */
+const char *scratch_dir(void);
+
+/* Path of a test file in the scratch directory, unique to this process. */
+void scratch_path(char *buf, size_t len, const char *name);
+
+/*
+ * Create @path with @pages pages of a pattern derived from the page index,
+ * write it back and drop it from the page cache.  Returns 0 or -errno.
+ */
+int make_file(const char *path, size_t pages);
+
+/* Check page @index of a file made by make_file(); 0 if intact. */
+int check_page(const void *buf, size_t index);
+
+/* Read a file made by make_file() page by page and verify every page. */
+int read_and_verify(const char *path);
+
+/* Pages of @path in the page cache (cachestat(2)), or -errno. */
+long cached_pages(const char *path);
+
+/* Drop @path's clean pages from the page cache.  Returns 0 or -errno. */
+int drop_file_cache(const char *path);
+
+/*
+ * Create a memory cgroup named @name under the cgroup2 root with the memory
+ * controller enabled.  Returns its malloc()ed path, or NULL.
+ */
+char *memcg_create(const char *name);
+
+/* The cgroup id of the cgroup at @path (the cgroupfs inode number). */
+uint64_t cgroup_id_of(const char *path);
+
+struct bpf_map;
+struct bpf_object;
+
+/*
+ * Set the name member of a not yet loaded struct_ops map, found by BTF
+ * (libbpf's skeleton cannot expose char arrays).  Returns 0 or -errno.
+ */
+int struct_ops_set_name(struct bpf_object *obj, struct bpf_map *map,
+			const char *name);
+
+#endif /* __CACHE_EXT_UTIL_H */

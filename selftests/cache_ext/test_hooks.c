@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The page cache hooks of cache_ext, seen through the count_events policy:
+ * every file folio event of a bound cgroup reaches the policy exactly once,
+ * events of other cgroups never do, and registration, binding and
+ * unbinding follow the documented rules.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "kselftest_harness.h"
+#include "cgroup_util.h"
+#include "cache_ext_util.h"
+#include "count_events.skel.h"
+
+#define NR_PAGES 64
+
+struct event_counts {
+	__u64 added, accessed, removed;
+};
+
+/* Counts the policy saw for @path's inode in cgroup @cgroup_id. */
+static struct event_counts counts_for(struct count_events *skel,
+				      uint64_t cgroup_id, const char *path)
+{
+	struct event_counts c = {};
+	struct {
+		__u64 cgroup_id, ino;
+	} key = { cgroup_id, 0 };
+	struct stat st;
+
+	if (stat(path, &st))
+		return c;
+	key.ino = st.st_ino;
+	bpf_map__lookup_elem(skel->maps.counts, &key, sizeof(key), &c,
+			     sizeof(c), 0);
+	return c;
+}
+
+/* Sum of the events of every inode and cgroup. */
+static __u64 all_events(struct count_events *skel)
+{
+	struct { __u64 cgroup_id, ino; } key, next, *prev = NULL;
+	struct event_counts c;
+	__u64 sum = 0;
+
+	while (!bpf_map__get_next_key(skel->maps.counts, prev, &next,
+				      sizeof(next))) {
+		if (!bpf_map__lookup_elem(skel->maps.counts, &next,
+					  sizeof(next), &c, sizeof(c), 0))
+			sum += c.added + c.accessed + c.removed;
+		key = next;
+		prev = &key;
+	}
+	return sum;
+}
+
+static struct count_events *open_policy(const char *name, uint64_t cgroup_id)
+{
+	struct count_events *skel = count_events__open();
+
+	if (!skel)
+		return NULL;
+	skel->struct_ops.count_events->cgroup_id = cgroup_id;
+	if (struct_ops_set_name(skel->obj, skel->maps.count_events, name) ||
+	    count_events__load(skel)) {
+		count_events__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+static int read_file(const char *cgroup, void *path)
+{
+	return read_and_verify(path) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int write_file(const char *cgroup, void *path)
+{
+	return make_file(path, NR_PAGES) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+FIXTURE(hooks) {
+	char *cg, *other;
+	uint64_t cg_id, other_id;
+	struct count_events *skel;
+	struct bpf_link *link;
+	char file[PATH_MAX];
+};
+
+FIXTURE_SETUP(hooks)
+{
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+
+	self->cg = memcg_create("cache_ext_hooks");
+	ASSERT_NE(self->cg, NULL);
+	self->other = memcg_create("cache_ext_hooks_other");
+	ASSERT_NE(self->other, NULL);
+	self->cg_id = cgroup_id_of(self->cg);
+	self->other_id = cgroup_id_of(self->other);
+
+	self->skel = open_policy("count_events", self->cg_id);
+	ASSERT_NE(self->skel, NULL);
+	self->link = bpf_map__attach_struct_ops(self->skel->maps.count_events);
+	ASSERT_NE(self->link, NULL) TH_LOG("attach: %s", strerror(errno));
+	ASSERT_EQ(self->skel->bss->nr_init, 1);
+
+	scratch_path(self->file, sizeof(self->file), "hooks");
+	ASSERT_EQ(make_file(self->file, NR_PAGES), 0);
+	ASSERT_EQ(cached_pages(self->file), 0);
+}
+
+FIXTURE_TEARDOWN(hooks)
+{
+	bpf_link__destroy(self->link);
+	count_events__destroy(self->skel);
+	unlink(self->file);
+	if (self->cg)
+		cg_destroy(self->cg);
+	if (self->other)
+		cg_destroy(self->other);
+	free(self->cg);
+	free(self->other);
+}
+
+/* A read adds and accesses each folio once, a reread only accesses it. */
+TEST_F(hooks, read_reread_delete)
+{
+	struct event_counts c;
+
+	ASSERT_EQ(cg_run(self->cg, read_file, self->file), 0);
+	c = counts_for(self->skel, self->cg_id, self->file);
+	EXPECT_EQ(c.added, NR_PAGES);
+	EXPECT_EQ(c.accessed, NR_PAGES);
+	EXPECT_EQ(c.removed, 0);
+
+	ASSERT_EQ(cg_run(self->cg, read_file, self->file), 0);
+	c = counts_for(self->skel, self->cg_id, self->file);
+	EXPECT_EQ(c.added, NR_PAGES);
+	EXPECT_EQ(c.accessed, 2 * NR_PAGES);
+	EXPECT_EQ(c.removed, 0);
+
+	/* Removal is charged to the folio's cgroup, not to the caller's. */
+	ASSERT_EQ(drop_file_cache(self->file), 0);
+	c = counts_for(self->skel, self->cg_id, self->file);
+	EXPECT_EQ(c.removed, NR_PAGES);
+	EXPECT_EQ(self->skel->bss->nr_dropped, 0);
+}
+
+/* Deleting a file removes its cached folios. */
+TEST_F(hooks, unlink_removes)
+{
+	struct { __u64 cgroup_id, ino; } key = { self->cg_id, 0 };
+	struct event_counts c = {};
+	struct stat st;
+
+	ASSERT_EQ(cg_run(self->cg, read_file, self->file), 0);
+	ASSERT_EQ(stat(self->file, &st), 0);
+	key.ino = st.st_ino;
+	ASSERT_EQ(unlink(self->file), 0);
+	ASSERT_EQ(bpf_map__lookup_elem(self->skel->maps.counts, &key,
+				       sizeof(key), &c, sizeof(c), 0), 0);
+	EXPECT_EQ(c.added, NR_PAGES);
+	EXPECT_EQ(c.removed, NR_PAGES);
+}
+
+/* Writing creates folios; truncation removes exactly the cut-off ones. */
+TEST_F(hooks, write_truncate)
+{
+	struct event_counts c;
+
+	ASSERT_EQ(unlink(self->file), 0);
+	ASSERT_EQ(cg_run(self->cg, write_file, self->file), 0);
+	/* make_file() dropped the written pages after writeback. */
+	c = counts_for(self->skel, self->cg_id, self->file);
+	EXPECT_EQ(c.added, NR_PAGES);
+	EXPECT_EQ(c.removed, NR_PAGES);
+
+	ASSERT_EQ(cg_run(self->cg, read_file, self->file), 0);
+	ASSERT_EQ(truncate(self->file, 16 * PAGE_SZ), 0);
+	c = counts_for(self->skel, self->cg_id, self->file);
+	EXPECT_EQ(c.added, 2 * NR_PAGES);
+	EXPECT_EQ(c.removed, NR_PAGES + NR_PAGES - 16);
+	EXPECT_EQ(cached_pages(self->file), 16);
+}
+
+/* Unbound cgroups, and the root cgroup, produce no events at all. */
+TEST_F(hooks, other_cgroups_are_silent)
+{
+	ASSERT_EQ(cg_run(self->other, read_file, self->file), 0);
+	ASSERT_EQ(read_and_verify(self->file), 0);
+	ASSERT_EQ(drop_file_cache(self->file), 0);
+	EXPECT_EQ(all_events(self->skel), 0);
+	EXPECT_EQ(counts_for(self->skel, self->other_id, self->file).added, 0);
+}
+
+/* Names are unique, like tcp_congestion_ops. */
+TEST_F(hooks, duplicate_name_rejected)
+{
+	struct count_events *dup = open_policy("count_events", 0);
+	struct bpf_link *link;
+
+	ASSERT_NE(dup, NULL);
+	link = bpf_map__attach_struct_ops(dup->maps.count_events);
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, EEXIST);
+	bpf_link__destroy(link);
+	count_events__destroy(dup);
+}
+
+/* One policy per cgroup. */
+TEST_F(hooks, bound_cgroup_is_busy)
+{
+	struct count_events *second = open_policy("count_events2", self->cg_id);
+	struct bpf_link *link;
+
+	ASSERT_NE(second, NULL);
+	link = bpf_map__attach_struct_ops(second->maps.count_events);
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, EBUSY);
+	EXPECT_EQ(second->bss->nr_init, 0);
+	bpf_link__destroy(link);
+	count_events__destroy(second);
+}
+
+/* One policy may serve several cgroups, each with its own init/exit. */
+TEST_F(hooks, policy_serves_second_cgroup_by_name)
+{
+	struct count_events *second = open_policy("count_events2", self->other_id);
+	struct bpf_link *link;
+
+	ASSERT_NE(second, NULL);
+	link = bpf_map__attach_struct_ops(second->maps.count_events);
+	ASSERT_NE(link, NULL);
+	ASSERT_EQ(cg_run(self->other, read_file, self->file), 0);
+	EXPECT_EQ(counts_for(second, self->other_id, self->file).added, NR_PAGES);
+	EXPECT_EQ(counts_for(self->skel, self->other_id, self->file).added, 0);
+	bpf_link__destroy(link);
+	EXPECT_EQ(second->bss->nr_exit, 1);
+	count_events__destroy(second);
+}
+
+/* Destroying the link unbinds: exit() runs, events stop, the cgroup is free. */
+TEST_F(hooks, unload_unbinds)
+{
+	struct count_events *second;
+	struct bpf_link *link;
+
+	ASSERT_EQ(bpf_link__destroy(self->link), 0);
+	self->link = NULL;
+	EXPECT_EQ(self->skel->bss->nr_exit, 1);
+
+	ASSERT_EQ(cg_run(self->cg, read_file, self->file), 0);
+	EXPECT_EQ(all_events(self->skel), 0);
+
+	second = open_policy("count_events2", self->cg_id);
+	ASSERT_NE(second, NULL);
+	link = bpf_map__attach_struct_ops(second->maps.count_events);
+	EXPECT_NE(link, NULL) TH_LOG("rebind: %s", strerror(errno));
+	bpf_link__destroy(link);
+	count_events__destroy(second);
+}
+
+/* Removing the cgroup ends its binding. */
+TEST_F(hooks, rmdir_unbinds)
+{
+	int i;
+
+	ASSERT_EQ(cg_destroy(self->cg), 0);
+	free(self->cg);
+	self->cg = NULL;
+	/* css offlining runs from a workqueue. */
+	for (i = 0; i < 200 && !self->skel->bss->nr_exit; i++)
+		usleep(10000);
+	EXPECT_EQ(self->skel->bss->nr_exit, 1);
+}
+
+/* Binding needs an existing cgroup with its own memory controller. */
+TEST(bad_cgroups_rejected)
+{
+	struct count_events *skel;
+	struct bpf_link *link;
+	char *parent, *child;
+
+	parent = memcg_create("cache_ext_nomem");
+	ASSERT_NE(parent, NULL);
+	child = cg_name(parent, "child");
+	ASSERT_EQ(cg_create(child), 0);
+
+	skel = open_policy("count_events", cgroup_id_of(child));
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.count_events);
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, EINVAL);
+	count_events__destroy(skel);
+
+	skel = open_policy("count_events", UINT64_MAX - 1);
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.count_events);
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, ENOENT);
+	count_events__destroy(skel);
+
+	cg_destroy(child);
+	cg_destroy(parent);
+	free(child);
+	free(parent);
+}
+
+TEST_HARNESS_MAIN
