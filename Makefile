@@ -106,10 +106,10 @@ selftests: bpf
 	@$(MAKE) -s -C selftests/cache_ext $(SELFTEST_VARS)
 
 kselftest: kernel selftests
-	@$(VM) -t $(VM_TIMEOUT) -- $(MAKE) -s -C $(TOP)/selftests/cache_ext \
-		$(SELFTEST_VARS) run_tests
+	@$(VM) -t $(VM_TIMEOUT) -- $(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
 
-check: kselftest
+check: kernel selftests
+	@scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
 
 # --- the demo ------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ PKGS="
 	linux-source-6.12
 	qemu-system-x86 e2fsprogs busybox-static
 	libmnl-dev libjson-c-dev
+	python3-ply python3-git
 "
 
 missing=""

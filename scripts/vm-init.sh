@@ -11,6 +11,11 @@ export HOME=/root TERM=${TERM:-linux} CACHE_EXT_SCRATCH=/run/scratch
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
+# What udev would add; the kselftest runner writes to /dev/stdout.
+ln -sfn /proc/self/fd /dev/fd
+for i in 0:stdin 1:stdout 2:stderr; do
+	ln -sfn "/proc/self/fd/${i%%:*}" "/dev/${i#*:}"
+done
 for d in /tmp /run /root /var/tmp; do
 	mount -t tmpfs -o mode=1777 tmpfs "$d"
 done

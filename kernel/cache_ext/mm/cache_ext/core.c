@@ -23,6 +23,7 @@
 #include "internal.h"
 
 DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
+/* Serialises registration, binding and unbinding; see the top comment. */
 DEFINE_MUTEX(cache_ext_mutex);
 
 static LIST_HEAD(cache_ext_policies);

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: every test of the project.  Host unit tests first (each
+# tests/ or tools/**/tests/ program prints TAP), then the kselftests in the
+# VM.  Prints one closing line "N passed, N failed" summing both, and exits
+# non-zero if anything failed or did not run.
+#
+#   scripts/check.sh VM_TIMEOUT KSELFTEST_MAKE_VARS...
+
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+timeout=$1
+shift
+HOST_LOG=$TOP/build/check-host.log
+VM_LOG=$TOP/build/check-vm.log
+mkdir -p "$TOP/build"
+: > "$HOST_LOG"
+status=0
+
+# Host unit tests: every executable the Makefile built under build/tests.
+for t in "$TOP"/build/tests/*; do
+	[ -x "$t" ] || continue
+	echo "== host: ${t#"$TOP"/}"
+	"$t" 2>&1 | tee -a "$HOST_LOG"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+done
+passed=$(grep -Ec '^ok [0-9]+' "$HOST_LOG")
+skipped=$(grep -Ec '^ok [0-9]+ .*# SKIP' "$HOST_LOG")
+failed=$(grep -Ec '^not ok [0-9]+' "$HOST_LOG")
+passed=$((passed - skipped))
+
+echo "== VM: kselftests"
+"$TOP/scripts/vm.sh" -t "$timeout" -- "$TOP/scripts/kselftest.sh" "$@" 2>&1 |
+	tee "$VM_LOG"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+summary=$(sed -n 's/^kselftest: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped.*/\1 \2 \3/p' \
+	"$VM_LOG" | tail -n 1)
+if [ -z "$summary" ]; then
+	echo "check: the kselftests did not report a result"
+	summary="0 1 0"
+fi
+read -r k_pass k_fail k_skip <<< "$summary"
+passed=$((passed + k_pass))
+failed=$((failed + k_fail))
+skipped=$((skipped + k_skip))
+[ "$failed" -eq 0 ] || status=1
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+exit $status

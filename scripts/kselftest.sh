@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run inside the VM by `make kselftest`: the cache_ext kselftests through
+# the kselftest runner (TAP), then a check of the kernel log.  Exits
+# non-zero if any test failed, none ran, or the kernel logged a warning,
+# BUG or oops; the last line is "N passed, N failed".
+#
+#   scripts/kselftest.sh MAKE_VARS...   (the variables selftests/ needs)
+
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+log=/tmp/kselftest.log
+
+dmesg -c > /dev/null
+
+make -s -C "$TOP/selftests/cache_ext" "$@" run_tests 2>&1 | tee "$log"
+runner=${PIPESTATUS[0]}
+
+passed=$(grep -Ec '^# ok [0-9]+ ' "$log")
+failed=$(grep -Ec '^# not ok [0-9]+ ' "$log")
+skipped=$(grep -Ec '^# ok [0-9]+ .*# SKIP' "$log")
+programs_failed=$(grep -Ec '^not ok [0-9]+ ' "$log")
+status=0
+
+if [ "$runner" -ne 0 ]; then
+	echo "kselftest: the runner failed (exit $runner)"
+	status=1
+fi
+if [ "$programs_failed" -ne 0 ]; then
+	echo "kselftest: $programs_failed test program(s) failed"
+	status=1
+fi
+if [ "$passed" -eq 0 ]; then
+	echo "kselftest: no test ran"
+	status=1
+fi
+if dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|RCU stall|cache_ext: .*(eject|fail)' > /tmp/kselftest.dmesg; then
+	echo "kselftest: the kernel logged problems during the tests:"
+	sed 's/^/  /' /tmp/kselftest.dmesg
+	failed=$((failed + 1))
+	status=1
+fi
+
+echo "kselftest: $((passed - skipped)) passed, $failed failed, $skipped skipped"
+exit $status
