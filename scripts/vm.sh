@@ -69,7 +69,7 @@ truncate -s 1G "$RUN/scratch.img"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$RUN/scratch.img"
 
 QEMU=(qemu-system-x86_64
-	-machine pc,accel="$ACCEL" -cpu max -smp "$SMP" -m "$MEM"
+	-machine pc,accel="$ACCEL" -cpu ${VM_CPU:-max} -smp "$SMP" -m "$MEM"
 	-kernel "$KERNEL"
 	-append "console=ttyS0 loglevel=4 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=524288,cache=loose ro init=$TOP/scripts/vm-init.sh panic=-1 cache_ext_vm.cmd=$RUN/cmd"
 	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap

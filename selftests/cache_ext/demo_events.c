@@ -34,10 +34,15 @@ static void show(struct count_events *skel, uint64_t cg_id, __u64 ino,
 	struct { __u64 cgroup_id, ino; } key = { cg_id, ino };
 	struct { __u64 added, accessed, removed; } c = {};
 
+	long cached = cached_pages(file_path);
+	char cached_str[24] = "-";
+
 	bpf_map__lookup_elem(skel->maps.counts, &key, sizeof(key), &c,
 			     sizeof(c), 0);
-	printf("%-40s %8llu %9llu %8llu %7ld\n", step, c.added, c.accessed,
-	       c.removed, cached_pages(file_path));
+	if (cached >= 0)
+		snprintf(cached_str, sizeof(cached_str), "%ld", cached);
+	printf("%-44s %8llu %9llu %8llu %7s\n", step, c.added, c.accessed,
+	       c.removed, cached_str);
 }
 
 int main(int argc, char **argv)
@@ -88,8 +93,10 @@ int main(int argc, char **argv)
 
 	printf("policy count_events bound to %s (cgroup id %llu)\n", cg,
 	       (unsigned long long)cg_id);
-	printf("file %s: %d pages of 4 KiB, not cached\n\n", path, NR_PAGES);
-	printf("%-40s %8s %9s %8s %7s\n", "step", "added", "accessed",
+	printf("file %s: %d pages of 4 KiB, not cached\n", path, NR_PAGES);
+	printf("events are counted per folio of the file charged to the "
+	       "cgroup, whoever touches it\n\n");
+	printf("%-44s %8s %9s %8s %7s\n", "step", "added", "accessed",
 	       "removed", "cached");
 	if (cg_run(cg, read_file, NULL))
 		goto out;
@@ -99,14 +106,14 @@ int main(int argc, char **argv)
 	show(skel, cg_id, st.st_ino, "read again in the cgroup");
 	if (read_and_verify(path))
 		goto out;
-	show(skel, cg_id, st.st_ino, "read again from the root cgroup");
+	/* Folios stay charged to the cgroup that brought them in. */
+	show(skel, cg_id, st.st_ino, "read again from outside the cgroup");
 	if (truncate(path, NR_PAGES / 2 * PAGE_SZ))
 		goto out;
 	show(skel, cg_id, st.st_ino, "truncated to half");
 	if (unlink(path))
 		goto out;
-	printf("%-40s", "deleted");
-	show(skel, cg_id, st.st_ino, "");
+	show(skel, cg_id, st.st_ino, "deleted");
 	ret = EXIT_SUCCESS;
 out:
 	if (ret)
