@@ -19,6 +19,11 @@ done
 for d in /tmp /run /root /var/tmp; do
 	mount -t tmpfs -o mode=1777 tmpfs "$d"
 done
+# The repository again, at its path: a tmpfs above may have hidden it.
+top=$(sed -n 's/.*cache_ext_vm\.top=\([^ ]*\).*/\1/p' /proc/cmdline)
+mkdir -p "$top" 2>/dev/null
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288,cache=loose,ro \
+	cache_ext_top "$top"
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null

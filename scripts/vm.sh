@@ -7,8 +7,9 @@
 #
 # The guest sees the host's / read-only over virtio-9p (so the command and
 # everything it uses are the host's files at the same paths), tmpfs on
-# /tmp, /run and /root, and a fresh ext4 scratch disk (virtio-blk) mounted
-# at $CACHE_EXT_SCRATCH (/run/scratch).  The command runs as root in the
+# /tmp, /run, /root and /var/tmp, this repository at its host path even if
+# that is under one of those, and a fresh ext4 scratch disk (virtio-blk)
+# mounted at $CACHE_EXT_SCRATCH (/run/scratch).  The command runs as root in the
 # guest's root cgroup, in the directory it was started from on the host.
 #
 # Exit status: the command's, or 124 if the VM hit its timeout (default
@@ -71,9 +72,11 @@ mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$RUN/scratch.img"
 QEMU=(qemu-system-x86_64
 	-machine pc,accel="$ACCEL" -cpu ${VM_CPU:-max} -smp "$SMP" -m "$MEM"
 	-kernel "$KERNEL"
-	-append "console=ttyS0 loglevel=4 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=524288,cache=loose ro init=$TOP/scripts/vm-init.sh panic=-1 cache_ext_vm.cmd=$RUN/cmd"
+	-append "console=ttyS0 loglevel=4 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=524288,cache=loose ro init=$TOP/scripts/vm-init.sh panic=-1 cache_ext_vm.top=$TOP cache_ext_vm.cmd=$RUN/cmd"
 	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
 	-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
+	-fsdev local,id=top,path="$TOP",security_model=none,readonly=on,multidevs=remap
+	-device virtio-9p-pci,fsdev=top,mount_tag=cache_ext_top
 	-drive file="$RUN/scratch.img",if=virtio,format=raw,cache=unsafe
 	-net none -no-reboot)
 
