@@ -32,6 +32,8 @@ export GIT_AUTHOR_NAME="cache_ext build" GIT_AUTHOR_EMAIL="build@cache-ext.inval
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 export KBUILD_BUILD_USER=cache_ext KBUILD_BUILD_HOST=qemu
 export KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00 UTC"
+# ccache: hits across clones in different directories.
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 
 die() { echo "kernel.sh: $*" >&2; exit 1; }
 log() { echo "  KERNEL  $*"; }
