@@ -21,11 +21,12 @@ BPFTOOL_OUT	:= $(B)/bpftool
 BPFTOOL		:= $(BPFTOOL_OUT)/bootstrap/bpftool
 VMLINUX_H	:= $(B)/include/vmlinux.h
 
-BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
-BPF_OBJS	:= $(patsubst bpf/%.bpf.c,$(B)/bpf/%.bpf.o,$(BPF_SRCS))
+# Policies, and the test-only policies of the selftests, built alike.
+BPF_SRCS	:= $(wildcard bpf/*.bpf.c selftests/cache_ext/progs/*.bpf.c)
+BPF_OBJS	:= $(addprefix $(B)/bpf/,$(notdir $(BPF_SRCS:.bpf.c=.bpf.o)))
 BPF_SKELS	:= $(BPF_OBJS:.bpf.o=.skel.h)
 BPF_HDRS	:= $(wildcard bpf/include/*.h)
-BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_x86 \
+BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 \
 		   -I$(B)/include -I$(LIBBPF_INC) -Ibpf/include
 
 SELFTEST_OUT	:= $(B)/selftests/cache_ext
@@ -87,10 +88,14 @@ $(VMLINUX_H): $(VMLINUX) $(BPFTOOL)
 
 # --- BPF policies -------------------------------------------------------------
 
-$(B)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
-	@mkdir -p $(dir $@)
-	@echo '  CLANG   $<'
-	@$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+define bpf_rule
+$(B)/bpf/%.bpf.o: $(1)/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
+	@mkdir -p $$(dir $$@)
+	@echo '  CLANG   $$<'
+	@$(CLANG) $(BPF_CFLAGS) -c $$< -o $$@
+endef
+$(eval $(call bpf_rule,bpf))
+$(eval $(call bpf_rule,selftests/cache_ext/progs))
 
 $(B)/bpf/%.skel.h: $(B)/bpf/%.bpf.o $(BPFTOOL)
 	@$(BPFTOOL) gen skeleton $< name $(notdir $(<:.bpf.o=)) > $@.tmp && mv $@.tmp $@

@@ -36,7 +36,7 @@ if [ "$passed" -eq 0 ]; then
 	echo "kselftest: no test ran"
 	status=1
 fi
-if dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|RCU stall|cache_ext: .*(eject|fail)' > /tmp/kselftest.dmesg; then
+if dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|RCU stall|sleeping function called|list_del corruption' > /tmp/kselftest.dmesg; then
 	echo "kselftest: the kernel logged problems during the tests:"
 	sed 's/^/  /' /tmp/kselftest.dmesg
 	failed=$((failed + 1))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -190,4 +191,75 @@ int struct_ops_set_name(struct bpf_object *obj, struct bpf_map *map,
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int set_lru_gen(int on)
+{
+	const char *path = "/sys/kernel/mm/lru_gen/enabled";
+	char buf[32];
+
+	if (write_text(path, on ? "y" : "n", 1) < 0)
+		return -errno;
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		return -errno;
+	/* Reads back as a mask of MGLRU features: 0x0000 when off. */
+	return (strtoul(buf, NULL, 16) != 0) == !!on ? 0 : -EIO;
+}
+
+#define TRACEFS "/sys/kernel/tracing"
+
+/* Empty the trace buffer, as "echo > trace" does. */
+static int trace_clear(void)
+{
+	int fd = open(TRACEFS "/trace", O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+int trace_start(void)
+{
+	if (write_text(TRACEFS "/events/cache_ext/enable", "1", 1) < 0)
+		return -errno;
+	/* Big enough for a test's events. */
+	if (write_text(TRACEFS "/buffer_size_kb", "8192", 4) < 0)
+		return -errno;
+	return trace_clear();
+}
+
+long trace_count(const char *first, ...)
+{
+	char line[1024];
+	long count = 0;
+	FILE *f;
+
+	f = fopen(TRACEFS "/trace", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		const char *needle = first;
+		bool all = true;
+		va_list ap;
+
+		va_start(ap, first);
+		for (; needle && all; needle = va_arg(ap, const char *))
+			all = strstr(line, needle);
+		va_end(ap);
+		count += all;
+	}
+	fclose(f);
+	return count;
+}
+
+int set_core_param(const char *name, long val)
+{
+	char path[256], buf[32];
+	int len;
+
+	snprintf(path, sizeof(path), "/sys/module/cache_ext/parameters/%s",
+		 name);
+	len = snprintf(buf, sizeof(buf), "%ld", val);
+	return write_text(path, buf, len) < 0 ? -errno : 0;
 }

@@ -46,6 +46,24 @@ char *memcg_create(const char *name);
 /* The cgroup id of the cgroup at @path (the cgroupfs inode number). */
 uint64_t cgroup_id_of(const char *path);
 
+/*
+ * Switch MGLRU on or off (/sys/kernel/mm/lru_gen/enabled).  Returns 0 or
+ * -errno.
+ */
+int set_lru_gen(int on);
+
+/* Enable the cache_ext:* tracepoints and empty the trace buffer. */
+int trace_start(void);
+
+/*
+ * Count the lines of the trace buffer that contain every one of the
+ * NULL-terminated strings; -errno if it cannot be read.
+ */
+long trace_count(const char *first, ...);
+
+/* Write @val to /sys/module/cache_ext/parameters/@name. */
+int set_core_param(const char *name, long val);
+
 struct bpf_map;
 struct bpf_object;
 

@@ -12,6 +12,7 @@
 #define _LINUX_CACHE_EXT_H
 
 #include <linux/jump_label.h>
+#include <linux/list.h>
 #include <linux/types.h>
 
 struct address_space;
@@ -23,18 +24,64 @@ struct mem_cgroup;
  * @CACHE_EXT_NAME_LEN: size of &cache_ext_ops.name, including the NUL
  * @CACHE_EXT_MAX_BATCH: most folios reclaim asks a policy for in one
  *	&cache_ext_ops.evict_folios call
+ * @CACHE_EXT_MAX_LISTS: most eviction lists one binding can create
+ * @CACHE_EXT_ITER_MAX: most folios one list iterator yields
+ * @CACHE_EXT_ERROR_BUDGET: invalid, foreign or duplicate candidates a
+ *	binding may propose before its policy is ejected
  */
 enum cache_ext_consts {
 	CACHE_EXT_NAME_LEN	= 16,
 	CACHE_EXT_MAX_BATCH	= 32,
+	CACHE_EXT_MAX_LISTS	= 7,
+	CACHE_EXT_ITER_MAX	= 1 << 16,
+	CACHE_EXT_ERROR_BUDGET	= 64,
 };
+
+/**
+ * enum cache_ext_eject_reason - why a policy was ejected
+ * @CACHE_EXT_EJECT_NONE: the policy is not ejected
+ * @CACHE_EXT_EJECT_INVALID_FOLIO: it proposed pointers that are no folio of
+ *	the page cache, beyond %CACHE_EXT_ERROR_BUDGET
+ * @CACHE_EXT_EJECT_FOREIGN_FOLIO: it proposed folios of other cgroups,
+ *	beyond %CACHE_EXT_ERROR_BUDGET
+ * @CACHE_EXT_EJECT_DUPLICATE: it proposed a folio twice in one request,
+ *	beyond %CACHE_EXT_ERROR_BUDGET
+ * @CACHE_EXT_EJECT_TOO_MANY: it proposed more candidates than requested
+ * @CACHE_EXT_EJECT_TIMEOUT: an evict_folios() call overran its time budget
+ * @CACHE_EXT_EJECT_INIT_FAILED: init() failed for a cgroup
+ * @CACHE_EXT_EJECT_KILLED: an administrator asked for it
+ * @CACHE_EXT_EJECT_NR: number of reasons
+ */
+enum cache_ext_eject_reason {
+	CACHE_EXT_EJECT_NONE,
+	CACHE_EXT_EJECT_INVALID_FOLIO,
+	CACHE_EXT_EJECT_FOREIGN_FOLIO,
+	CACHE_EXT_EJECT_DUPLICATE,
+	CACHE_EXT_EJECT_TOO_MANY,
+	CACHE_EXT_EJECT_TIMEOUT,
+	CACHE_EXT_EJECT_INIT_FAILED,
+	CACHE_EXT_EJECT_KILLED,
+	CACHE_EXT_EJECT_NR,
+};
+
+/**
+ * struct bpf_iter_cache_ext_list - opaque state of a list iterator
+ * @__opaque: kernel-private, see mm/cache_ext/lists.c
+ */
+struct bpf_iter_cache_ext_list {
+	u64 __opaque[6];
+} __aligned(8);
 
 /**
  * struct cache_ext_eviction_ctx - one eviction request to a policy
  * @nr_requested: number of folios reclaim would like the policy to propose,
  *	at most %CACHE_EXT_MAX_BATCH
- * @nr_proposed: number of candidates proposed so far in this request; kept
- *	by the kernel, read-only for the policy
+ * @nr_proposed: number of candidates the kernel holds for this request so
+ *	far; kept by the kernel, read-only for the policy
+ *
+ * A policy proposes candidates with bpf_cache_ext_propose() (at most
+ * @nr_requested) or scores them with bpf_cache_ext_propose_scored(), in
+ * which case the kernel keeps the @nr_requested lowest scores.
  */
 struct cache_ext_eviction_ctx {
 	u32 nr_requested;
@@ -84,9 +131,12 @@ struct cache_ext_ops {
 	/**
 	 * @evict_folios: reclaim needs @ctx->nr_requested folios of @memcg.
 	 *
-	 * The policy proposes candidates with the candidate kfuncs.  Called
-	 * from reclaim with the RCU read lock held: must not sleep.  Any
-	 * shortfall is evicted by the kernel's own LRU.
+	 * The policy proposes candidates with bpf_cache_ext_propose() or
+	 * bpf_cache_ext_propose_scored().  Called from reclaim (direct,
+	 * kswapd or memcg limit) with the RCU read lock held and preemption
+	 * disabled: must not sleep, and must return within the eviction time
+	 * budget or the policy is ejected.  The kernel re-checks and reclaims
+	 * the candidates; any shortfall is evicted by its own LRU.
 	 */
 	void (*evict_folios)(struct cache_ext_eviction_ctx *ctx,
 			     struct mem_cgroup *memcg);
@@ -124,7 +174,9 @@ struct cache_ext_ops {
 	 *
 	 * Return true to cache the folio as usual, false to have the data
 	 * read and handed to the reader but dropped from the page cache
-	 * right after.  Called from process context with the RCU read lock
+	 * right after the read (if it is still clean, unmapped and unused).
+	 * Called once per folio a buffered read or readahead inserts, just
+	 * before @folio_added, from process context with the RCU read lock
 	 * held: must not sleep.
 	 */
 	bool (*admit_folio)(struct cache_ext_admit_ctx *ctx,
@@ -149,19 +201,45 @@ struct cache_ext_ops {
 
 DECLARE_STATIC_KEY_FALSE(cache_ext_bound);
 
-void __cache_ext_folio_added(struct folio *folio);
+struct lruvec;
+
+/**
+ * struct cache_ext_reclaim - one round of policy-driven reclaim
+ * @folios: the candidates, isolated from the LRU for the caller to reclaim
+ * @nr_taken: pages on @folios
+ * @nr_requested: folios the policy was asked for
+ * @nr_proposed: candidates it proposed
+ * @duration_ns: time the policy took to decide
+ *
+ * Filled by cache_ext_begin_reclaim() for mm/vmscan.c.
+ */
+struct cache_ext_reclaim {
+	struct list_head folios;
+	unsigned int nr_taken;
+	u32 nr_requested;
+	u32 nr_proposed;
+	u64 duration_ns;
+};
+
+void __cache_ext_folio_added(struct folio *folio, gfp_t gfp);
 void __cache_ext_folio_accessed(struct folio *folio);
 void __cache_ext_folio_removed(struct folio *folio);
+void __cache_ext_folio_read(struct folio *folio);
 void cache_ext_memcg_offline(struct mem_cgroup *memcg);
+bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
+			     struct cache_ext_reclaim *rc);
+void cache_ext_end_reclaim(struct lruvec *lruvec, struct cache_ext_reclaim *rc,
+			   unsigned long nr_reclaimed);
+void cache_ext_note_fallback(struct lruvec *lruvec, unsigned long nr_reclaimed);
 
 /*
  * Page cache hooks.  A kernel without bound cgroups pays one patched-out
  * branch for each.
  */
-static inline void cache_ext_folio_added(struct folio *folio)
+static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 {
 	if (static_branch_unlikely(&cache_ext_bound))
-		__cache_ext_folio_added(folio);
+		__cache_ext_folio_added(folio, gfp);
 }
 
 static inline void cache_ext_folio_accessed(struct folio *folio)
@@ -176,12 +254,30 @@ static inline void cache_ext_folio_removed(struct folio *folio)
 		__cache_ext_folio_removed(folio);
 }
 
+/* A buffered read is done with @folio: drop it if it was not admitted. */
+static inline void cache_ext_folio_read(struct folio *folio)
+{
+	if (static_branch_unlikely(&cache_ext_bound))
+		__cache_ext_folio_read(folio);
+}
+
+/* Is any cgroup bound?  Reclaim asks before cache_ext_begin_reclaim(). */
+static inline bool cache_ext_enabled(void)
+{
+	return static_branch_unlikely(&cache_ext_bound);
+}
+
 #else /* !CONFIG_CACHE_EXT */
 
-static inline void cache_ext_folio_added(struct folio *folio) { }
+static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp) { }
 static inline void cache_ext_folio_accessed(struct folio *folio) { }
 static inline void cache_ext_folio_removed(struct folio *folio) { }
+static inline void cache_ext_folio_read(struct folio *folio) { }
 static inline void cache_ext_memcg_offline(struct mem_cgroup *memcg) { }
+static inline bool cache_ext_enabled(void)
+{
+	return false;
+}
 
 #endif /* CONFIG_CACHE_EXT */
 

@@ -8,6 +8,7 @@
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/cache_ext.h>
 #include <linux/init.h>
 
@@ -148,11 +149,48 @@ static struct bpf_struct_ops bpf_cache_ext_ops = {
 	.owner		= THIS_MODULE,
 };
 
+/* The kfuncs of lists.c and evict.c. */
+BTF_KFUNCS_START(cache_ext_kfunc_ids)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_create)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_add)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_move)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_del)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_size)
+BTF_ID_FLAGS(func, bpf_iter_cache_ext_list_new, KF_ITER_NEW)
+BTF_ID_FLAGS(func, bpf_iter_cache_ext_list_next, KF_ITER_NEXT | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpf_iter_cache_ext_list_destroy, KF_ITER_DESTROY)
+BTF_ID_FLAGS(func, bpf_cache_ext_propose)
+BTF_ID_FLAGS(func, bpf_cache_ext_propose_scored)
+BTF_KFUNCS_END(cache_ext_kfunc_ids)
+
+BTF_ID_LIST_SINGLE(cache_ext_ops_type_ids, struct, cache_ext_ops)
+
+/*
+ * The filter sees every kfunc call of every struct_ops program: allow
+ * ours only in cache_ext policies, and leave the others alone.
+ */
+static int cache_ext_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	if (!btf_id_set8_contains(&cache_ext_kfunc_ids, kfunc_id))
+		return 0;
+	return prog->aux->attach_btf_id == cache_ext_ops_type_ids[0] ?
+		0 : -EACCES;
+}
+
+static const struct btf_kfunc_id_set cache_ext_kfunc_set = {
+	.owner	= THIS_MODULE,
+	.set	= &cache_ext_kfunc_ids,
+	.filter	= cache_ext_kfunc_filter,
+};
+
 static int __init cache_ext_struct_ops_init(void)
 {
 	int ret;
 
-	ret = register_bpf_struct_ops(&bpf_cache_ext_ops, cache_ext_ops);
+	ret = cache_ext_registry_setup();
+	ret = ret ?: register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS,
+					       &cache_ext_kfunc_set);
+	ret = ret ?: register_bpf_struct_ops(&bpf_cache_ext_ops, cache_ext_ops);
 	if (ret)
 		pr_err("registering struct cache_ext_ops failed: %d\n", ret);
 	return ret;

@@ -14,12 +14,18 @@
 
 #include <linux/cache_ext.h>
 #include <linux/cgroup.h>
+#include <linux/hashtable.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/cache_ext.h>
+
+#include "../internal.h"
 #include "internal.h"
 
 DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
@@ -27,6 +33,37 @@ DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
 DEFINE_MUTEX(cache_ext_mutex);
 
 static LIST_HEAD(cache_ext_policies);
+
+/*
+ * Every binding, by memcg pointer: lets kfuncs check a memcg pointer from
+ * BPF without dereferencing it.  Changed under cache_ext_mutex, read
+ * under RCU.
+ */
+static DEFINE_HASHTABLE(cache_ext_bindings, 6);
+
+static const char * const eject_reasons[CACHE_EXT_EJECT_NR] = {
+	[CACHE_EXT_EJECT_NONE]		= "none",
+	[CACHE_EXT_EJECT_INVALID_FOLIO]	= "invalid folio pointers",
+	[CACHE_EXT_EJECT_FOREIGN_FOLIO]	= "folios of another cgroup",
+	[CACHE_EXT_EJECT_DUPLICATE]	= "duplicate candidates",
+	[CACHE_EXT_EJECT_TOO_MANY]	= "more candidates than requested",
+	[CACHE_EXT_EJECT_TIMEOUT]	= "evict_folios() over its time budget",
+	[CACHE_EXT_EJECT_INIT_FAILED]	= "init() failed",
+	[CACHE_EXT_EJECT_KILLED]	= "killed by an administrator",
+};
+
+/**
+ * cache_ext_eject_reason_str - human-readable form of an eject reason
+ * @reason: an &enum cache_ext_eject_reason
+ *
+ * Return: a static string.
+ */
+const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason)
+{
+	if ((unsigned int)reason >= CACHE_EXT_EJECT_NR)
+		return "unknown";
+	return eject_reasons[reason];
+}
 
 /* ------------------------------------------------------------------ */
 /* Policies                                                            */
@@ -93,6 +130,20 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg)
 	binding->ops = policy->ops;
 	binding->memcg = memcg;
 	binding->policy = policy;
+	binding->state = CACHE_EXT_BINDING_INIT;
+	spin_lock_init(&binding->lock);
+	ret = cache_ext_registry_init(binding);
+	if (ret)
+		goto out_put;
+
+	/*
+	 * Visible to the kfuncs of init() (list creation), ignored by the
+	 * hooks until it is active.
+	 */
+	static_branch_inc(&cache_ext_bound);
+	hash_add_rcu(cache_ext_bindings, &binding->hash_node,
+		     (unsigned long)memcg);
+	rcu_assign_pointer(memcg->cache_ext, binding);
 
 	if (policy->ops->init) {
 		ret = policy->ops->init(memcg);
@@ -100,16 +151,25 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg)
 			pr_warn("policy %s: init() failed for cgroup %llu: %d\n",
 				policy->ops->name, cgroup_id(memcg->css.cgroup),
 				ret);
-			css_put(&memcg->css);
-			kfree(binding);
-			return ret > 0 ? -EINVAL : ret;
+			RCU_INIT_POINTER(memcg->cache_ext, NULL);
+			hash_del_rcu(&binding->hash_node);
+			synchronize_rcu();
+			static_branch_dec(&cache_ext_bound);
+			cache_ext_registry_destroy(binding);
+			ret = ret > 0 ? -EINVAL : ret;
+			goto out_put;
 		}
 	}
 
 	list_add_tail(&binding->policy_node, &policy->bindings);
-	static_branch_inc(&cache_ext_bound);
-	rcu_assign_pointer(memcg->cache_ext, binding);
+	WRITE_ONCE(binding->state, CACHE_EXT_BINDING_ACTIVE);
+	trace_cache_ext_bind(policy->ops->name, cgroup_id(memcg->css.cgroup));
 	return 0;
+
+out_put:
+	css_put(&memcg->css);
+	kfree(binding);
+	return ret;
 }
 
 /*
@@ -122,6 +182,7 @@ static void unpublish_binding(struct cache_ext_binding *binding,
 	lockdep_assert_held(&cache_ext_mutex);
 
 	RCU_INIT_POINTER(binding->memcg->cache_ext, NULL);
+	hash_del_rcu(&binding->hash_node);
 	list_move_tail(&binding->policy_node, dead);
 }
 
@@ -130,13 +191,99 @@ static void destroy_bindings(struct list_head *dead)
 	struct cache_ext_binding *binding, *tmp;
 
 	list_for_each_entry_safe(binding, tmp, dead, policy_node) {
+		long tracked = cache_ext_registry_size(binding);
+
 		if (binding->ops->exit)
 			binding->ops->exit(binding->memcg);
+		cache_ext_registry_destroy(binding);
+		trace_cache_ext_unbind(binding->ops->name,
+				       cgroup_id(binding->memcg->css.cgroup),
+				       tracked, cache_ext_registry_live());
 		static_branch_dec(&cache_ext_bound);
 		css_put(&binding->memcg->css);
 		list_del(&binding->policy_node);
 		kfree(binding);
 	}
+}
+
+/**
+ * cache_ext_binding_of - the binding of a memcg pointer that came from BPF
+ * @memcg: any value; it is only compared, never dereferenced
+ *
+ * For kfuncs, which run inside a callback of some binding: the RCU read
+ * lock or cache_ext_mutex (sleepable init() and exit()) keeps the result
+ * alive until the callback returns.
+ *
+ * Return: the binding of @memcg, or NULL if @memcg is not bound.
+ */
+struct cache_ext_binding *cache_ext_binding_of(struct mem_cgroup *memcg)
+{
+	struct cache_ext_binding *binding;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(cache_ext_bindings, binding, hash_node,
+				   (unsigned long)memcg) {
+		if (binding->memcg == memcg) {
+			rcu_read_unlock();
+			return binding;
+		}
+	}
+	rcu_read_unlock();
+	return NULL;
+}
+
+/* Unbind an ejected policy everywhere; it stays registered until unloaded. */
+static void eject_workfn(struct work_struct *work)
+{
+	struct cache_ext_policy *policy =
+		container_of(work, struct cache_ext_policy, eject_work);
+	struct cache_ext_binding *binding, *tmp;
+	LIST_HEAD(dead);
+
+	mutex_lock(&cache_ext_mutex);
+	list_for_each_entry_safe(binding, tmp, &policy->bindings, policy_node)
+		unpublish_binding(binding, &dead);
+	synchronize_rcu();
+	destroy_bindings(&dead);
+	mutex_unlock(&cache_ext_mutex);
+}
+
+/**
+ * cache_ext_eject - eject a misbehaving policy from all its bindings
+ * @policy: the policy
+ * @reason: why; the first reason given sticks
+ *
+ * May be called from any context, reclaim included.  The hooks and
+ * reclaim stop using the policy at once; its bindings are torn down from
+ * a work item, after which the cgroups use the kernel's LRU again.
+ */
+void cache_ext_eject(struct cache_ext_policy *policy,
+		     enum cache_ext_eject_reason reason)
+{
+	if (atomic_cmpxchg(&policy->eject_reason, CACHE_EXT_EJECT_NONE,
+			   reason) != CACHE_EXT_EJECT_NONE)
+		return;
+	pr_warn("policy %s ejected: %s\n", policy->ops->name,
+		cache_ext_eject_reason_str(reason));
+	trace_cache_ext_eject(policy->ops->name, reason,
+			      cache_ext_eject_reason_str(reason));
+	queue_work(system_unbound_wq, &policy->eject_work);
+}
+
+/**
+ * cache_ext_note_error - count a bad candidate against a binding's budget
+ * @binding: the binding whose policy proposed it
+ * @reason: what was wrong with it
+ *
+ * Ejects the policy for @reason once more than %CACHE_EXT_ERROR_BUDGET
+ * errors were counted.
+ */
+void cache_ext_note_error(struct cache_ext_binding *binding,
+			  enum cache_ext_eject_reason reason)
+{
+	if (atomic_long_inc_return(&binding->stats.errors) >
+	    CACHE_EXT_ERROR_BUDGET)
+		cache_ext_eject(binding->policy, reason);
 }
 
 /* Resolve a cgroup id to the memcg of that very cgroup, with a css ref. */
@@ -221,6 +368,7 @@ int cache_ext_policy_register(struct cache_ext_ops *ops)
 		return -ENOMEM;
 	policy->ops = ops;
 	INIT_LIST_HEAD(&policy->bindings);
+	INIT_WORK(&policy->eject_work, eject_workfn);
 
 	mutex_lock(&cache_ext_mutex);
 	if (policy_find_by_name(ops->name)) {
@@ -262,6 +410,12 @@ void cache_ext_policy_unregister(struct cache_ext_ops *ops)
 		return;
 	}
 	list_del(&policy->node);
+	mutex_unlock(&cache_ext_mutex);
+
+	/* An ejection in flight must not run after the policy is gone. */
+	flush_work(&policy->eject_work);
+
+	mutex_lock(&cache_ext_mutex);
 	list_for_each_entry_safe(binding, tmp, &policy->bindings, policy_node)
 		unpublish_binding(binding, &dead);
 	synchronize_rcu();
@@ -275,11 +429,13 @@ void cache_ext_policy_unregister(struct cache_ext_ops *ops)
 /* ------------------------------------------------------------------ */
 
 /*
- * The binding of a file folio's cgroup, or NULL.  Anonymous and shmem
- * folios are never a policy's business.  Caller holds the RCU read lock.
+ * The active binding of a file folio's cgroup, or NULL.  Anonymous and
+ * shmem folios are never a policy's business.  Caller holds the RCU read
+ * lock.
  */
 static struct cache_ext_binding *folio_binding(struct folio *folio)
 {
+	struct cache_ext_binding *binding;
 	struct mem_cgroup *memcg;
 
 	if (folio_test_anon(folio) || folio_test_swapbacked(folio))
@@ -287,19 +443,63 @@ static struct cache_ext_binding *folio_binding(struct folio *folio)
 	memcg = folio_memcg(folio);
 	if (!memcg)
 		return NULL;
-	return rcu_dereference(memcg->cache_ext);
+	binding = rcu_dereference(memcg->cache_ext);
+	if (!binding || READ_ONCE(binding->state) != CACHE_EXT_BINDING_ACTIVE ||
+	    atomic_read(&binding->policy->eject_reason))
+		return NULL;
+	return binding;
 }
 
-/* Called by filemap_add_folio() with the new folio locked. */
-void __cache_ext_folio_added(struct folio *folio)
+/*
+ * Called by filemap_add_folio() with the new folio locked.  @gfp is the
+ * insertion's allocation context; reads pass no __GFP_WRITE, and only
+ * those are asked about admission.
+ */
+void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 {
 	struct cache_ext_binding *binding;
+	struct cache_ext_node *node;
+	bool admitted = true;
 
 	rcu_read_lock();
 	binding = folio_binding(folio);
-	if (binding && binding->ops->folio_added)
-		binding->ops->folio_added(folio, binding->memcg);
 	rcu_read_unlock();
+	if (!binding)
+		return;
+
+	/* May sleep: outside the RCU section, so look the binding up again. */
+	node = cache_ext_node_alloc(gfp & GFP_RECLAIM_MASK & ~__GFP_NOFAIL);
+
+	rcu_read_lock();
+	binding = folio_binding(folio);
+	if (!binding)
+		goto out;
+	if (!node) {
+		atomic_long_inc(&binding->stats.untracked);
+		goto out;
+	}
+
+	if (binding->ops->admit_folio && !(gfp & __GFP_WRITE)) {
+		struct cache_ext_admit_ctx ctx = {
+			.mapping = folio->mapping,
+			.index = folio->index,
+			.nr_pages = folio_nr_pages(folio),
+		};
+
+		admitted = binding->ops->admit_folio(&ctx, binding->memcg);
+	}
+
+	if (cache_ext_registry_add(binding, node, folio, admitted)) {
+		atomic_long_inc(&binding->stats.untracked);
+		goto out;
+	}
+	node = NULL;
+	if (binding->ops->folio_added)
+		binding->ops->folio_added(folio, binding->memcg);
+out:
+	rcu_read_unlock();
+	if (node)
+		cache_ext_node_free(node);
 }
 
 /* Called by folio_mark_accessed(). */
@@ -318,14 +518,77 @@ void __cache_ext_folio_accessed(struct folio *folio)
 	rcu_read_unlock();
 }
 
-/* Called under the mapping's i_pages lock for every folio leaving it. */
+/*
+ * Called under the mapping's i_pages lock for every folio leaving it.
+ * The folio leaves the registry and its list even if the policy is being
+ * ejected, so that no node outlives its folio.
+ */
 void __cache_ext_folio_removed(struct folio *folio)
 {
 	struct cache_ext_binding *binding;
+	struct mem_cgroup *memcg;
+	unsigned long flags;
+	bool tracked;
+
+	if (folio_test_anon(folio) || folio_test_swapbacked(folio))
+		return;
+
+	rcu_read_lock();
+	memcg = folio_memcg(folio);
+	binding = memcg ? rcu_dereference(memcg->cache_ext) : NULL;
+	if (!binding)
+		goto out;
+
+	spin_lock_irqsave(&binding->lock, flags);
+	tracked = cache_ext_registry_remove(binding, folio);
+	spin_unlock_irqrestore(&binding->lock, flags);
+
+	if (tracked && binding->ops->folio_removed &&
+	    binding == folio_binding(folio))
+		binding->ops->folio_removed(folio, binding->memcg);
+out:
+	rcu_read_unlock();
+}
+
+/*
+ * Called by filemap_read() for each folio it copied from.  A folio the
+ * policy did not admit is dropped now, if nobody else uses it: clean, not
+ * under writeback, not mapped, and only the reader's reference besides
+ * the page cache's.
+ */
+void __cache_ext_folio_read(struct folio *folio)
+{
+	struct cache_ext_binding *binding;
+	struct address_space *mapping;
+	struct cache_ext_node *node;
+	struct mem_cgroup *memcg;
+	bool drop = false;
 
 	rcu_read_lock();
 	binding = folio_binding(folio);
-	if (binding && binding->ops->folio_removed)
-		binding->ops->folio_removed(folio, binding->memcg);
+	if (binding && binding->ops->admit_folio) {
+		spin_lock_irq(&binding->lock);
+		node = cache_ext_registry_lookup(binding, folio);
+		drop = node && (node->folio_tag & CACHE_EXT_NODE_NOADMIT);
+		spin_unlock_irq(&binding->lock);
+	}
 	rcu_read_unlock();
+	if (!drop || !folio_trylock(folio))
+		return;
+
+	/* The reader's reference keeps the folio's memcg alive. */
+	memcg = folio_memcg(folio);
+	mapping = folio->mapping;
+	drop = mapping && !folio_test_dirty(folio) &&
+	       !folio_test_writeback(folio) && !folio_mapped(folio) &&
+	       mapping_evict_folio(mapping, folio);
+	folio_unlock(folio);
+
+	if (drop) {
+		rcu_read_lock();
+		binding = rcu_dereference(memcg->cache_ext);
+		if (binding)
+			atomic_long_inc(&binding->stats.not_admitted);
+		rcu_read_unlock();
+	}
 }

@@ -2,20 +2,74 @@
 #ifndef _MM_CACHE_EXT_INTERNAL_H
 #define _MM_CACHE_EXT_INTERNAL_H
 
+#include <linux/atomic.h>
 #include <linux/cache_ext.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rhashtable-types.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 /**
  * struct cache_ext_policy - a registered struct cache_ext_ops
  * @ops: the kernel copy of the struct_ops value, owned by its BPF map
  * @node: entry in the list of registered policies
  * @bindings: the policy's bindings, linked by &cache_ext_binding.policy_node
+ * @eject_reason: an &enum cache_ext_eject_reason; set once, by cmpxchg
+ * @eject_work: unbinds an ejected policy from process context
  */
 struct cache_ext_policy {
 	struct cache_ext_ops *ops;
 	struct list_head node;
 	struct list_head bindings;
+	atomic_t eject_reason;
+	struct work_struct eject_work;
+};
+
+/**
+ * struct cache_ext_list - one eviction list of a binding
+ * @head: the folios' &cache_ext_node.link, plus iterator cursors
+ * @nr: number of folios on the list (cursors not counted)
+ */
+struct cache_ext_list {
+	struct list_head head;
+	u32 nr;
+};
+
+/**
+ * struct cache_ext_stats - counters of one binding
+ * @evict_calls: evict_folios() calls
+ * @requested: folios reclaim asked the policy for
+ * @proposed: candidates the policy proposed (scored ones included)
+ * @accepted: candidates the kernel took for reclaim
+ * @rejected: candidates it could not take (busy, gone, unevictable)
+ * @reclaimed: pages reclaimed from the accepted candidates
+ * @fallback: pages reclaim needed beyond what the policy supplied
+ * @errors: invalid, foreign or duplicate candidates
+ * @untracked: folios that could not be registered (no memory)
+ * @not_admitted: folios dropped after a read because admit_folio() said no
+ */
+struct cache_ext_stats {
+	atomic_long_t evict_calls;
+	atomic_long_t requested;
+	atomic_long_t proposed;
+	atomic_long_t accepted;
+	atomic_long_t rejected;
+	atomic_long_t reclaimed;
+	atomic_long_t fallback;
+	atomic_long_t errors;
+	atomic_long_t untracked;
+	atomic_long_t not_admitted;
+};
+
+/**
+ * enum cache_ext_binding_state - life of a binding
+ * @CACHE_EXT_BINDING_INIT: published for the kfuncs of init(), hooks ignore it
+ * @CACHE_EXT_BINDING_ACTIVE: the policy manages the cgroup
+ */
+enum cache_ext_binding_state {
+	CACHE_EXT_BINDING_INIT,
+	CACHE_EXT_BINDING_ACTIVE,
 };
 
 /**
@@ -24,6 +78,14 @@ struct cache_ext_policy {
  * @memcg: the bound cgroup; a css reference is held while bound
  * @policy: the policy this binding belongs to
  * @policy_node: entry in &cache_ext_policy.bindings
+ * @hash_node: entry in the table that validates memcg pointers from BPF
+ * @state: an &enum cache_ext_binding_state
+ * @lock: protects the registry, the lists and every node; taken with
+ *	interrupts disabled because folio removal runs under the i_pages lock
+ * @registry: folio -> &struct cache_ext_node of every tracked folio
+ * @nr_lists: lists created so far; ids are 0 .. @nr_lists - 1
+ * @lists: the eviction lists
+ * @stats: counters
  *
  * Published in &mem_cgroup.cache_ext with RCU; freed only after a grace
  * period, once no hook can still be running one of its callbacks.
@@ -33,11 +95,80 @@ struct cache_ext_binding {
 	struct mem_cgroup *memcg;
 	struct cache_ext_policy *policy;
 	struct list_head policy_node;
+	struct hlist_node hash_node;
+	int state;
+	spinlock_t lock;	/* see @lock above */
+	struct rhashtable registry;
+	u32 nr_lists;
+	struct cache_ext_list lists[CACHE_EXT_MAX_LISTS];
+	struct cache_ext_stats stats;
 };
+
+/*
+ * One tracked folio: 32 bytes.  struct folio is at least 16-byte aligned
+ * (HAVE_ALIGNED_STRUCT_PAGE), so the low four bits of the folio pointer
+ * carry the list the node is on (id + 1, 0 for none) and the admission
+ * flag.  Iterator cursors are nodes with no folio.
+ */
+struct cache_ext_node {
+	struct rhash_head hash;
+	struct list_head link;
+	unsigned long folio_tag;
+};
+
+#define CACHE_EXT_NODE_LIST	0x7UL
+#define CACHE_EXT_NODE_NOADMIT	0x8UL
+#define CACHE_EXT_NODE_TAGS	0xfUL
+
+static inline struct folio *node_folio(const struct cache_ext_node *node)
+{
+	return (struct folio *)(node->folio_tag & ~CACHE_EXT_NODE_TAGS);
+}
+
+/* The list @node is on, or NULL. */
+static inline struct cache_ext_list *node_list(struct cache_ext_binding *b,
+					       const struct cache_ext_node *node)
+{
+	unsigned long id = node->folio_tag & CACHE_EXT_NODE_LIST;
+
+	return id ? &b->lists[id - 1] : NULL;
+}
+
+static inline void node_set_list(struct cache_ext_node *node, u32 id_plus_1)
+{
+	node->folio_tag = (node->folio_tag & ~CACHE_EXT_NODE_LIST) | id_plus_1;
+}
 
 extern struct mutex cache_ext_mutex;
 
+/* core.c */
 int cache_ext_policy_register(struct cache_ext_ops *ops);
 void cache_ext_policy_unregister(struct cache_ext_ops *ops);
+struct cache_ext_binding *cache_ext_binding_of(struct mem_cgroup *memcg);
+void cache_ext_eject(struct cache_ext_policy *policy,
+		     enum cache_ext_eject_reason reason);
+void cache_ext_note_error(struct cache_ext_binding *binding,
+			  enum cache_ext_eject_reason reason);
+const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason);
+
+/* registry.c */
+int cache_ext_registry_init(struct cache_ext_binding *binding);
+void cache_ext_registry_destroy(struct cache_ext_binding *binding);
+struct cache_ext_node *cache_ext_registry_lookup(struct cache_ext_binding *b,
+						 const struct folio *folio);
+struct cache_ext_node *cache_ext_node_alloc(gfp_t gfp);
+void cache_ext_node_free(struct cache_ext_node *node);
+int cache_ext_registry_add(struct cache_ext_binding *binding,
+			   struct cache_ext_node *node, struct folio *folio,
+			   bool admitted);
+bool cache_ext_registry_remove(struct cache_ext_binding *binding,
+			       struct folio *folio);
+long cache_ext_registry_size(struct cache_ext_binding *binding);
+long cache_ext_registry_live(void);
+int __init cache_ext_registry_setup(void);
+
+/* lists.c */
+void cache_ext_node_unlink(struct cache_ext_binding *b,
+			   struct cache_ext_node *node);
 
 #endif /* _MM_CACHE_EXT_INTERNAL_H */

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fifo: evict folios in the order they entered the page cache.
+ *
+ * The reference policy: one list per cgroup; a new folio goes to the tail,
+ * eviction takes folios from the head.  Accesses change nothing.  It shows
+ * the whole contract in a few lines: create a list in init(), track
+ * folios in folio_added(), propose from the list in evict_folios().  The
+ * kernel takes removed folios off the list by itself.
+ */
+#include "cache_ext.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+/* List ids are per binding; creating one list first gives id 0 everywhere. */
+#define FIFO_LIST 0
+
+s32 CACHE_EXT_OP_SLEEPABLE(fifo_init, struct mem_cgroup *memcg)
+{
+	s32 list = bpf_cache_ext_list_create(memcg);
+
+	return list == FIFO_LIST ? 0 : -EINVAL;
+}
+
+void CACHE_EXT_OP(fifo_added, struct folio *folio, struct mem_cgroup *memcg)
+{
+	bpf_cache_ext_list_add(memcg, FIFO_LIST, folio, CACHE_EXT_TAIL);
+}
+
+void CACHE_EXT_OP(fifo_evict, struct cache_ext_eviction_ctx *req,
+		  struct mem_cgroup *memcg)
+{
+	struct folio *folio;
+
+	/* Look a little past the request: some candidates may be busy. */
+	for_each_list_folio(folio, memcg, FIFO_LIST, 2 * req->nr_requested) {
+		if (req->nr_proposed >= req->nr_requested)
+			break;
+		bpf_cache_ext_propose(req, folio);
+	}
+}
+
+SEC(".struct_ops.link")
+struct cache_ext_ops fifo = {
+	.init		= (void *)fifo_init,
+	.folio_added	= (void *)fifo_added,
+	.evict_folios	= (void *)fifo_evict,
+	.name		= "fifo",
+};

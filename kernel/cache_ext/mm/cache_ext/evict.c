@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cache_ext eviction: reclaim asks the bound policy for candidates, the
+ * kernel validates and isolates them and reclaims them with the caller's
+ * scan_control (mm/vmscan.c); whatever the policy does not supply is left
+ * to the kernel's own LRU.
+ *
+ * A policy proposes candidates from evict_folios() in one of two modes:
+ * plain, up to the requested count, or scored, where the kernel keeps the
+ * requested count of lowest scores.  Every proposal is checked against the
+ * binding's registry.  Proposing more than requested, overrunning the
+ * time budget, or exceeding the error budget with invalid, foreign or
+ * duplicate folios ejects the policy.
+ */
+
+#define pr_fmt(fmt) "cache_ext: " fmt
+
+#include <linux/bpf.h>
+#include <linux/ktime.h>
+#include <linux/memcontrol.h>
+#include <linux/mm.h>
+#include <linux/mm_inline.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/swap.h>
+
+#include <trace/events/cache_ext.h>
+
+#include "../internal.h"
+#include "internal.h"
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "cache_ext."
+
+/*
+ * How long one evict_folios() call may take.  Generous: software-emulated
+ * test machines run BPF a hundred times slower than hardware.
+ */
+static unsigned int evict_budget_ms = 200;
+module_param(evict_budget_ms, uint, 0644);
+MODULE_PARM_DESC(evict_budget_ms,
+		 "time one evict_folios() call may take before its policy is ejected");
+
+enum propose_mode {
+	PROPOSE_NONE,
+	PROPOSE_PLAIN,
+	PROPOSE_SCORED,
+};
+
+/**
+ * struct cache_ext_evict_req - kernel side of one evict_folios() call
+ * @ctx: what the policy sees
+ * @binding: the binding asked
+ * @mode: an &enum propose_mode, set by the first proposal
+ * @violation: a reason to eject the policy once it returns, or 0
+ * @folios: the candidates kept so far, @ctx.nr_proposed of them
+ * @scores: their scores in scored mode
+ */
+struct cache_ext_evict_req {
+	struct cache_ext_eviction_ctx ctx;
+	struct cache_ext_binding *binding;
+	enum propose_mode mode;
+	enum cache_ext_eject_reason violation;
+	struct folio *folios[CACHE_EXT_MAX_BATCH];
+	s64 scores[CACHE_EXT_MAX_BATCH];
+};
+
+/*
+ * The request evict_folios() is answering on this CPU.  It runs with
+ * preemption disabled, so a ctx pointer from BPF is genuine exactly when
+ * it matches.
+ */
+static DEFINE_PER_CPU(struct cache_ext_evict_req *, current_req);
+
+static struct cache_ext_evict_req *req_of(struct cache_ext_eviction_ctx *ctx)
+{
+	struct cache_ext_evict_req *req = this_cpu_read(current_req);
+
+	return req && &req->ctx == ctx ? req : NULL;
+}
+
+/*
+ * @folio is not a tracked folio of @b.  Say whether that is the policy's
+ * fault: a pointer into no struct page, or a folio of another cgroup.  A
+ * folio of this cgroup that just left the page cache, or that was cached
+ * before the binding existed, is not.  @folio is never dereferenced unless
+ * it is a struct page of the memory map.
+ */
+static enum cache_ext_eject_reason classify_unknown(struct cache_ext_binding *b,
+						    const struct folio *folio)
+{
+#ifdef CONFIG_SPARSEMEM_VMEMMAP
+	unsigned long addr = (unsigned long)folio;
+	unsigned long start = (unsigned long)vmemmap;
+	unsigned long memcg;
+
+	if (addr < start || (addr - start) % sizeof(struct page) ||
+	    !pfn_valid((addr - start) / sizeof(struct page)))
+		return CACHE_EXT_EJECT_INVALID_FOLIO;
+	memcg = READ_ONCE(folio->memcg_data) & ~OBJEXTS_FLAGS_MASK;
+	if (memcg == (unsigned long)b->memcg)
+		return CACHE_EXT_EJECT_NONE;
+	return CACHE_EXT_EJECT_FOREIGN_FOLIO;
+#else
+	return CACHE_EXT_EJECT_INVALID_FOLIO;
+#endif
+}
+
+/* Is @folio an acceptable new candidate for @req?  0 or -errno. */
+static int check_candidate(struct cache_ext_evict_req *req,
+			   struct folio *folio)
+{
+	struct cache_ext_binding *b = req->binding;
+	enum cache_ext_eject_reason why;
+	unsigned long flags;
+	bool tracked;
+	u32 i;
+
+	spin_lock_irqsave(&b->lock, flags);
+	tracked = cache_ext_registry_lookup(b, folio);
+	spin_unlock_irqrestore(&b->lock, flags);
+	if (!tracked) {
+		why = classify_unknown(b, folio);
+		if (why == CACHE_EXT_EJECT_NONE)
+			return -ENOENT;
+		cache_ext_note_error(b, why);
+		return -EINVAL;
+	}
+	for (i = 0; i < req->ctx.nr_proposed; i++) {
+		if (req->folios[i] == folio) {
+			cache_ext_note_error(b, CACHE_EXT_EJECT_DUPLICATE);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpf_cache_ext_propose - propose a folio for eviction
+ * @ctx: the evict_folios() context
+ * @folio: a tracked folio of the cgroup being reclaimed
+ *
+ * Return: 0 if the folio is a candidate; -EINVAL for a bad @ctx, a
+ * pointer that is no folio, a folio of another cgroup, or after
+ * bpf_cache_ext_propose_scored(); -ENOENT if the folio already left the
+ * page cache; -EEXIST if it was proposed before; -E2BIG if the request is
+ * full, which ejects the policy.
+ */
+__bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
+				      struct folio *folio)
+{
+	struct cache_ext_evict_req *req = req_of(ctx);
+	int ret;
+
+	if (!req || req->mode == PROPOSE_SCORED)
+		return -EINVAL;
+	req->mode = PROPOSE_PLAIN;
+	atomic_long_inc(&req->binding->stats.proposed);
+	if (req->ctx.nr_proposed >= req->ctx.nr_requested) {
+		req->violation = CACHE_EXT_EJECT_TOO_MANY;
+		return -E2BIG;
+	}
+	ret = check_candidate(req, folio);
+	if (!ret)
+		req->folios[req->ctx.nr_proposed++] = folio;
+	return ret;
+}
+
+/**
+ * bpf_cache_ext_propose_scored - score a folio as an eviction candidate
+ * @ctx: the evict_folios() context
+ * @folio: a tracked folio of the cgroup being reclaimed
+ * @score: lower is evicted first
+ *
+ * Any number of folios may be scored; the kernel keeps the
+ * @ctx->nr_requested lowest scores (of equal scores, the first scored).
+ *
+ * Return: 0 if the folio was scored (kept or not); errors as for
+ * bpf_cache_ext_propose(), which may not be mixed with this in one call.
+ */
+__bpf_kfunc int bpf_cache_ext_propose_scored(struct cache_ext_eviction_ctx *ctx,
+					     struct folio *folio, s64 score)
+{
+	struct cache_ext_evict_req *req = req_of(ctx);
+	u32 i, worst, n;
+	int ret;
+
+	if (!req || req->mode == PROPOSE_PLAIN)
+		return -EINVAL;
+	req->mode = PROPOSE_SCORED;
+	atomic_long_inc(&req->binding->stats.proposed);
+	ret = check_candidate(req, folio);
+	if (ret)
+		return ret;
+
+	n = req->ctx.nr_proposed;
+	if (n < req->ctx.nr_requested) {
+		req->folios[n] = folio;
+		req->scores[n] = score;
+		req->ctx.nr_proposed++;
+		return 0;
+	}
+	for (worst = 0, i = 1; i < n; i++)
+		if (req->scores[i] > req->scores[worst])
+			worst = i;
+	if (score < req->scores[worst]) {
+		req->folios[worst] = folio;
+		req->scores[worst] = score;
+	}
+	return 0;
+}
+
+__bpf_kfunc_end_defs();
+
+/*
+ * Take a reference on a candidate and isolate it from the LRU, unless it
+ * changed since it was proposed: freed, moved to another cgroup or node,
+ * truncated, or already isolated by someone else.  Dirty, writeback,
+ * mapped and locked folios are isolated as any reclaim would, and
+ * shrink_folio_list() gives them the usual treatment.
+ */
+static bool isolate_candidate(struct lruvec *lruvec, struct folio *folio)
+{
+	bool ok;
+
+	if (!folio_try_get(folio))
+		return false;
+	ok = !folio_test_anon(folio) && !folio_test_swapbacked(folio) &&
+	     READ_ONCE(folio->mapping) && folio_lruvec(folio) == lruvec &&
+	     !folio_test_unevictable(folio) && folio_isolate_lru(folio);
+	folio_put(folio);
+	return ok;
+}
+
+/**
+ * cache_ext_begin_reclaim - ask the bound policy for candidates
+ * @lruvec: the lruvec being reclaimed
+ * @nr: pages reclaim is after; the policy is asked for up to
+ *	%CACHE_EXT_MAX_BATCH of them
+ * @rc: receives the isolated candidates and the request's numbers
+ *
+ * Return: true if @lruvec's cgroup has an active policy that was asked;
+ * the caller then reclaims @rc->folios, puts back what is left and calls
+ * cache_ext_end_reclaim().
+ */
+bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
+			     struct cache_ext_reclaim *rc)
+{
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	struct cache_ext_evict_req req = {};
+	struct cache_ext_binding *b;
+	u64 start;
+	u32 i;
+
+	INIT_LIST_HEAD(&rc->folios);
+	rc->nr_taken = 0;
+	if (!memcg)
+		return false;
+
+	rcu_read_lock();
+	b = rcu_dereference(memcg->cache_ext);
+	if (!b || READ_ONCE(b->state) != CACHE_EXT_BINDING_ACTIVE ||
+	    atomic_read(&b->policy->eject_reason) || !b->ops->evict_folios) {
+		rcu_read_unlock();
+		return false;
+	}
+
+	req.binding = b;
+	req.ctx.nr_requested = clamp_t(unsigned long, nr, 1, CACHE_EXT_MAX_BATCH);
+
+	preempt_disable();
+	this_cpu_write(current_req, &req);
+	start = ktime_get_ns();
+	b->ops->evict_folios(&req.ctx, memcg);
+	rc->duration_ns = ktime_get_ns() - start;
+	this_cpu_write(current_req, NULL);
+	preempt_enable();
+
+	if (rc->duration_ns > (u64)READ_ONCE(evict_budget_ms) * NSEC_PER_MSEC)
+		req.violation = CACHE_EXT_EJECT_TIMEOUT;
+	if (req.violation)
+		cache_ext_eject(b->policy, req.violation);
+
+	rc->nr_requested = req.ctx.nr_requested;
+	rc->nr_proposed = req.ctx.nr_proposed;
+	/* New folios wait in per-CPU batches before they reach the LRU. */
+	if (req.ctx.nr_proposed)
+		lru_add_drain();
+	for (i = 0; i < req.ctx.nr_proposed; i++) {
+		struct folio *folio = req.folios[i];
+
+		if (isolate_candidate(lruvec, folio)) {
+			list_add(&folio->lru, &rc->folios);
+			rc->nr_taken += folio_nr_pages(folio);
+		} else {
+			atomic_long_inc(&b->stats.rejected);
+		}
+	}
+
+	atomic_long_inc(&b->stats.evict_calls);
+	atomic_long_add(req.ctx.nr_requested, &b->stats.requested);
+	atomic_long_add(rc->nr_taken, &b->stats.accepted);
+	rcu_read_unlock();
+	return true;
+}
+
+/**
+ * cache_ext_end_reclaim - account a round started by cache_ext_begin_reclaim()
+ * @lruvec: the lruvec reclaimed
+ * @rc: the round
+ * @nr_reclaimed: pages reclaimed from @rc's candidates
+ */
+void cache_ext_end_reclaim(struct lruvec *lruvec, struct cache_ext_reclaim *rc,
+			   unsigned long nr_reclaimed)
+{
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	struct cache_ext_binding *b;
+
+	rcu_read_lock();
+	b = rcu_dereference(memcg->cache_ext);
+	if (b)
+		atomic_long_add(nr_reclaimed, &b->stats.reclaimed);
+	rcu_read_unlock();
+
+	trace_cache_ext_evict(cgroup_id(memcg->css.cgroup), rc->nr_requested,
+			      rc->nr_proposed, rc->nr_taken, nr_reclaimed,
+			      rc->duration_ns);
+}
+
+/**
+ * cache_ext_note_fallback - account pages the kernel's LRU reclaimed
+ * @lruvec: the lruvec reclaimed
+ * @nr_reclaimed: pages reclaimed by the kernel's own policy
+ *
+ * Called by reclaim for every lruvec; counts only for bound cgroups.
+ */
+void cache_ext_note_fallback(struct lruvec *lruvec, unsigned long nr_reclaimed)
+{
+	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
+	struct cache_ext_binding *b;
+
+	if (!memcg || !nr_reclaimed)
+		return;
+	rcu_read_lock();
+	b = rcu_dereference(memcg->cache_ext);
+	if (b) {
+		atomic_long_add(nr_reclaimed, &b->stats.fallback);
+		trace_cache_ext_fallback(cgroup_id(memcg->css.cgroup),
+					 nr_reclaimed);
+	}
+	rcu_read_unlock();
+}

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cache_ext eviction, admission and ejection, seen from user space: a
+ * memory cgroup with a small memory.max reads more than fits, and
+ * cachestat(2) shows which files the bound policy kept.  Every test runs
+ * with MGLRU on and with it off.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "kselftest_harness.h"
+#include "cgroup_util.h"
+#include "cache_ext_util.h"
+#include "fifo.skel.h"
+#include "noop.skel.h"
+#include "evict_newest.skel.h"
+#include "hostile.skel.h"
+#include "forge_folio.skel.h"
+#include "no_admit.skel.h"
+#include "list_misuse.skel.h"
+#include "progs/list_misuse.h"
+
+#define FILE_PAGES	4096		/* 16 MiB per file */
+#define MEMCG_MAX	"32M"		/* two of the three files fit */
+#define NR_FILES	3
+
+FIXTURE(evict) {
+	char *cg;
+	uint64_t cg_id;
+	char files[NR_FILES][PATH_MAX];
+};
+
+FIXTURE_VARIANT(evict) {
+	int lru_gen;
+};
+
+FIXTURE_VARIANT_ADD(evict, lru) {
+	.lru_gen = 0,
+};
+
+FIXTURE_VARIANT_ADD(evict, mglru) {
+	.lru_gen = 1,
+};
+
+FIXTURE_SETUP(evict)
+{
+	int i;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	ASSERT_EQ(set_lru_gen(variant->lru_gen), 0);
+	ASSERT_EQ(trace_start(), 0);
+
+	self->cg = memcg_create("cache_ext_evict");
+	ASSERT_NE(self->cg, NULL);
+	ASSERT_EQ(cg_write(self->cg, "memory.max", MEMCG_MAX), 0);
+	self->cg_id = cgroup_id_of(self->cg);
+
+	for (i = 0; i < NR_FILES; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "evict%c", 'A' + i);
+		scratch_path(self->files[i], PATH_MAX, name);
+		ASSERT_EQ(make_file(self->files[i], FILE_PAGES), 0);
+	}
+}
+
+FIXTURE_TEARDOWN(evict)
+{
+	int i;
+
+	for (i = 0; i < NR_FILES; i++)
+		unlink(self->files[i]);
+	if (self->cg) {
+		cg_destroy(self->cg);
+		free(self->cg);
+	}
+	set_lru_gen(1);
+	set_core_param("evict_budget_ms", 200);
+}
+
+/* Read files A, B, C in that order, checking every page. */
+static int read_all(const char *cgroup, void *arg)
+{
+	char (*files)[PATH_MAX] = arg;
+	int i;
+
+	for (i = 0; i < NR_FILES; i++)
+		if (read_and_verify(files[i]))
+			return EXIT_FAILURE;
+	return EXIT_SUCCESS;
+}
+
+static long cached(FIXTURE_DATA(evict) *self, int i)
+{
+	return cached_pages(self->files[i]);
+}
+
+#define ATTACH(skel_type, map, self)					\
+({									\
+	struct skel_type *__s = skel_type##__open();			\
+	if (__s) {							\
+		__s->struct_ops.map->cgroup_id = (self)->cg_id;		\
+		if (skel_type##__load(__s)) {				\
+			skel_type##__destroy(__s);			\
+			__s = NULL;					\
+		}							\
+	}								\
+	__s;								\
+})
+
+/* FIFO evicts the file read first; the last one stays. */
+TEST_F(evict, fifo_evicts_oldest)
+{
+	struct fifo *skel = ATTACH(fifo, fifo, self);
+	struct bpf_link *link;
+
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	ASSERT_NE(link, NULL);
+
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+	TH_LOG("cached A=%ld B=%ld C=%ld", cached(self, 0), cached(self, 1),
+	       cached(self, 2));
+	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
+	EXPECT_GT(cached(self, 2), FILE_PAGES * 3 / 4);
+	/* The policy, not the fallback, did the evicting. */
+	EXPECT_GT(trace_count("cache_ext_evict:", "proposed=32", NULL), 0);
+
+	bpf_link__destroy(link);
+	fifo__destroy(skel);
+}
+
+/* Evicting newest first keeps A, which the kernel's LRU would drop. */
+TEST_F(evict, newest_first_keeps_oldest)
+{
+	struct evict_newest *skel = ATTACH(evict_newest, evict_newest, self);
+	struct bpf_link *link;
+
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.evict_newest);
+	ASSERT_NE(link, NULL);
+
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+	TH_LOG("cached A=%ld B=%ld C=%ld, proposed %llu", cached(self, 0),
+	       cached(self, 1), cached(self, 2), skel->bss->nr_proposed);
+	EXPECT_GT(cached(self, 0), FILE_PAGES * 3 / 4);
+	EXPECT_LT(cached(self, 2), FILE_PAGES / 2);
+	EXPECT_GT(skel->bss->nr_proposed, FILE_PAGES / 2);
+
+	bpf_link__destroy(link);
+	evict_newest__destroy(skel);
+}
+
+/* A policy that proposes nothing: the kernel evicts, as fallback. */
+TEST_F(evict, noop_falls_back)
+{
+	struct noop *skel = ATTACH(noop, noop, self);
+	struct bpf_link *link;
+	char id[32];
+
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.noop);
+	ASSERT_NE(link, NULL);
+
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+	snprintf(id, sizeof(id), "cgroup=%llu ", (unsigned long long)self->cg_id);
+	EXPECT_GT(trace_count("cache_ext_evict:", id, "proposed=0 ", NULL), 0);
+	EXPECT_EQ(trace_count("cache_ext_evict:", id, "accepted=32", NULL), 0);
+	EXPECT_GT(trace_count("cache_ext_fallback:", id, NULL), 0);
+	/* Like the kernel's LRU: the oldest file went. */
+	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
+
+	bpf_link__destroy(link);
+	noop__destroy(skel);
+}
+
+/*
+ * Load hostile.bpf.o with only the struct_ops map @name, bound to the
+ * fixture's cgroup, and attach it.  Returns the link; *@skel must be
+ * destroyed by the caller.
+ */
+static struct bpf_link *attach_hostile(FIXTURE_DATA(evict) *self,
+				       const char *name, struct hostile **skel)
+{
+	struct bpf_map *map, *chosen = NULL;
+
+	*skel = hostile__open();
+	if (!*skel)
+		return NULL;
+	bpf_object__for_each_map(map, (*skel)->obj) {
+		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
+			continue;
+		if (strcmp(bpf_map__name(map), name)) {
+			bpf_map__set_autocreate(map, false);
+			continue;
+		}
+		chosen = map;
+		/* All four maps share the skeleton's shadow layout. */
+		((typeof((*skel)->struct_ops.hostile_dup))
+			bpf_map__initial_value(map, NULL))->cgroup_id = self->cg_id;
+	}
+	if (!chosen || hostile__load(*skel))
+		return NULL;
+	return bpf_map__attach_struct_ops(chosen);
+}
+
+/* Bind fifo to the fixture's cgroup, retrying while it is still busy. */
+static struct bpf_link *attach_fifo_when_free(FIXTURE_DATA(evict) *self,
+					      struct fifo **skel)
+{
+	struct bpf_link *link = NULL;
+	int i;
+
+	for (i = 0; i < 200 && !link; i++) {
+		*skel = ATTACH(fifo, fifo, self);
+		if (!*skel)
+			return NULL;
+		link = bpf_map__attach_struct_ops((*skel)->maps.fifo);
+		if (!link) {
+			fifo__destroy(*skel);
+			*skel = NULL;
+			usleep(10000);
+		}
+	}
+	return link;
+}
+
+/*
+ * Attach one misbehaving policy, run the workload to completion with
+ * intact data, and check that the policy was ejected for @reason and that
+ * the cgroup is free for another policy.
+ */
+static void run_hostile(struct __test_metadata *_metadata,
+			FIXTURE_DATA(evict) *self, const char *name,
+			const char *reason)
+{
+	struct bpf_link *link, *fifo_link;
+	struct hostile *skel;
+	struct fifo *fifo;
+	char ejected[96];
+
+	link = attach_hostile(self, name, &skel);
+	ASSERT_NE(link, NULL) TH_LOG("attach %s: %s", name, strerror(errno));
+
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+
+	snprintf(ejected, sizeof(ejected), "policy=%s reason=", name);
+	EXPECT_EQ(trace_count("cache_ext_eject:", ejected, reason, NULL), 1)
+		TH_LOG("evict calls %llu, rejected %llu",
+		       skel->bss->nr_evict_calls, skel->bss->nr_rejected);
+
+	/* The ejection unbinds from a work item: wait for the cgroup. */
+	fifo_link = attach_fifo_when_free(self, &fifo);
+	EXPECT_NE(fifo_link, NULL);
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+
+	bpf_link__destroy(fifo_link);
+	if (fifo_link)
+		fifo__destroy(fifo);
+	bpf_link__destroy(link);
+	hostile__destroy(skel);
+}
+
+TEST_F(evict, eject_too_many)
+{
+	run_hostile(_metadata, self, "hostile_many",
+		    "(more candidates than requested)");
+}
+
+TEST_F(evict, eject_duplicates)
+{
+	run_hostile(_metadata, self, "hostile_dup", "(duplicate candidates)");
+}
+
+TEST_F(evict, eject_timeout)
+{
+	ASSERT_EQ(set_core_param("evict_budget_ms", 50), 0);
+	run_hostile(_metadata, self, "hostile_spin",
+		    "(evict_folios() over its time budget)");
+}
+
+/* init() failing refuses the binding with its error; nothing stays bound. */
+TEST_F(evict, failing_init_refused)
+{
+	struct bpf_link *link;
+	struct hostile *skel;
+	struct fifo *fifo;
+
+	link = attach_hostile(self, "hostile_init", &skel);
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, EPERM);
+	hostile__destroy(skel);
+
+	link = attach_fifo_when_free(self, &fifo);
+	EXPECT_NE(link, NULL);
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+	bpf_link__destroy(link);
+	if (link)
+		fifo__destroy(fifo);
+}
+
+/* A forged folio pointer never reaches the kernel: the verifier refuses. */
+TEST_F(evict, forged_pointer_rejected_at_load)
+{
+	struct forge_folio *skel = forge_folio__open();
+
+	ASSERT_NE(skel, NULL);
+	EXPECT_NE(forge_folio__load(skel), 0);
+	forge_folio__destroy(skel);
+}
+
+/* Dirty data under an aggressive policy: nothing lost. */
+static int write_all(const char *cgroup, void *arg)
+{
+	char (*files)[PATH_MAX] = arg;
+	int i;
+
+	for (i = 0; i < NR_FILES; i++)
+		if (make_file(files[i], FILE_PAGES))
+			return EXIT_FAILURE;
+	return EXIT_SUCCESS;
+}
+
+TEST_F(evict, dirty_data_survives)
+{
+	struct evict_newest *skel = ATTACH(evict_newest, evict_newest, self);
+	struct bpf_link *link;
+	int i;
+
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.evict_newest);
+	ASSERT_NE(link, NULL);
+	for (i = 0; i < NR_FILES; i++)
+		ASSERT_EQ(unlink(self->files[i]), 0);
+
+	/* make_file() writes, fsyncs and drops each file in turn. */
+	ASSERT_EQ(cg_run(self->cg, write_all, self->files), 0);
+	sync();
+	ASSERT_GE(write_text("/proc/sys/vm/drop_caches", "3", 1), 0);
+	for (i = 0; i < NR_FILES; i++)
+		EXPECT_EQ(read_and_verify(self->files[i]), 0);
+
+	bpf_link__destroy(link);
+	evict_newest__destroy(skel);
+}
+
+/* A refused file reads back intact and leaves (almost) nothing cached. */
+TEST_F(evict, admission_refused)
+{
+	struct no_admit *skel = ATTACH(no_admit, no_admit, self);
+	struct bpf_link *link;
+	struct stat st;
+
+	ASSERT_NE(skel, NULL);
+	ASSERT_EQ(stat(self->files[0], &st), 0);
+	skel->bss->target_ino = st.st_ino;
+	link = bpf_map__attach_struct_ops(skel->maps.no_admit);
+	ASSERT_NE(link, NULL);
+
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+	TH_LOG("cached A=%ld B=%ld, refused %llu", cached(self, 0),
+	       cached(self, 1), skel->bss->nr_refused);
+	EXPECT_GE(skel->bss->nr_refused, FILE_PAGES);
+	EXPECT_LT(cached(self, 0), FILE_PAGES / 16);
+	EXPECT_GT(cached(self, 1), FILE_PAGES / 2);
+
+	bpf_link__destroy(link);
+	no_admit__destroy(skel);
+}
+
+/* Every list kfunc, used right and wrong. */
+TEST_F(evict, list_kfuncs)
+{
+	struct list_misuse *skel = ATTACH(list_misuse, list_misuse, self);
+	struct bpf_link *link;
+	__s64 *r;
+
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.list_misuse);
+	ASSERT_NE(link, NULL);
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+
+	r = skel->bss->results;
+	ASSERT_EQ(r[R_DONE], 1);
+	EXPECT_EQ(r[R_MAX_LISTS], 7);
+	EXPECT_EQ(r[R_CREATE_LAST], r[R_MAX_LISTS] - 1);
+	EXPECT_EQ(r[R_CREATE_TOO_MANY], -ENOSPC);
+	EXPECT_EQ(r[R_CREATE_OUTSIDE_INIT], -EINVAL);
+	EXPECT_EQ(r[R_ADD], 0);
+	EXPECT_EQ(r[R_ADD_AGAIN], -EEXIST);
+	EXPECT_EQ(r[R_ADD_BAD_LIST], -EINVAL);
+	EXPECT_EQ(r[R_SIZE_0], 1);
+	EXPECT_EQ(r[R_MOVE_TO_1_TAIL], 0);
+	EXPECT_EQ(r[R_SIZE_0_AFTER], 0);
+	EXPECT_EQ(r[R_SIZE_1_AFTER], 1);
+	EXPECT_EQ(r[R_SIZE_BAD_LIST], -EINVAL);
+	EXPECT_EQ(r[R_ITER_FIRST_IS_FOLIO], 1);
+	EXPECT_EQ(r[R_ITER_BAD_LIST], 1);
+	EXPECT_EQ(r[R_DEL], 0);
+	EXPECT_EQ(r[R_DEL_AGAIN], -ENOENT);
+	EXPECT_EQ(r[R_MOVE_UNLINKED], -ENOENT);
+	EXPECT_EQ(r[R_SIZE_1_EMPTY], 0);
+
+	bpf_link__destroy(link);
+	list_misuse__destroy(skel);
+}
+
+/*
+ * Bind, unbind and eject while two readers work under pressure, over and
+ * over; at the end no registry entry is left anywhere.
+ */
+static int read_forever(const char *cgroup, void *arg)
+{
+	for (;;)
+		if (read_all(cgroup, arg))
+			return EXIT_FAILURE;
+}
+
+TEST_F(evict, churn_under_pressure)
+{
+	pid_t readers[2];
+	int i, status;
+
+	for (i = 0; i < 2; i++) {
+		readers[i] = cg_run_nowait(self->cg, read_forever, self->files);
+		ASSERT_GT(readers[i], 0);
+	}
+
+	for (i = 0; i < 6; i++) {
+		struct fifo *fifo = ATTACH(fifo, fifo, self);
+		struct bpf_link *link;
+
+		ASSERT_NE(fifo, NULL);
+		link = bpf_map__attach_struct_ops(fifo->maps.fifo);
+		EXPECT_NE(link, NULL);
+		usleep(200000);
+		bpf_link__destroy(link);
+		fifo__destroy(fifo);
+
+		if (i % 2) {
+			struct hostile *h;
+
+			link = attach_hostile(self, "hostile_many", &h);
+			EXPECT_NE(link, NULL);
+			usleep(200000);
+			bpf_link__destroy(link);
+			hostile__destroy(h);
+		}
+	}
+
+	for (i = 0; i < 2; i++) {
+		/* Still reading: no reader failed a checksum. */
+		EXPECT_EQ(waitpid(readers[i], &status, WNOHANG), 0);
+		kill(readers[i], SIGKILL);
+		waitpid(readers[i], &status, 0);
+	}
+
+	/* Six fifo bindings, three ejected or unloaded hostile ones. */
+	EXPECT_EQ(trace_count("cache_ext_unbind:", NULL), 9);
+	/* Each unbind frees its binding's entries: none is left after it. */
+	EXPECT_EQ(trace_count("cache_ext_unbind:", " live=0", NULL), 9);
+}
+
+TEST_HARNESS_MAIN
