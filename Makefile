@@ -48,6 +48,7 @@ help:
 	@echo 'make kselftest  the kselftests only, in the VM'
 	@echo 'make patches    the upstream series into build/series, checkpatch --strict'
 	@echo 'make vm CMD=".."  run a command in the VM;  make vm-shell: interactive'
+	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
 	@echo 'make deps       install the Debian packages the build needs'
 	@echo 'make kernel | bpf | selftests   build one part'
 
@@ -115,6 +116,23 @@ kselftest: kernel selftests
 
 check: kernel selftests
 	@scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
+
+# --- benchmarks (not tests: they print numbers) -------------------------------
+
+BENCH_OUT	:= $(B)/bench
+BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Werror -I$(B)/bpf -I$(LIBBPF_INC) \
+		   -Iselftests/cache_ext -I$(KSELFTEST_DIR)/cgroup
+BENCH_COMMON	:= selftests/cache_ext/cache_ext_util.c \
+		   $(KSELFTEST_DIR)/cgroup/cgroup_util.c
+
+$(BENCH_OUT)/core_overhead: bench/core_overhead.c $(BENCH_COMMON) bpf
+	@mkdir -p $(dir $@)
+	@echo '  CC      $<'
+	@$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz
+
+.PHONY: bench-core
+bench-core: kernel $(BENCH_OUT)/core_overhead
+	@$(VM) -t $(VM_TIMEOUT) -- $(BENCH_OUT)/core_overhead
 
 # --- the demo ------------------------------------------------------------------
 

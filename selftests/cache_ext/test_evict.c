@@ -119,8 +119,12 @@ static long cached(FIXTURE_DATA(evict) *self, int i)
 	__s;								\
 })
 
-/* FIFO evicts the file read first; the last one stays. */
-TEST_F(evict, fifo_evicts_oldest)
+/*
+ * Bind fifo, read A, B, C: A, read first, goes first and C stays, and the
+ * policy, not the fallback, did the evicting.
+ */
+static void expect_fifo_order(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(evict) *self)
 {
 	struct fifo *skel = ATTACH(fifo, fifo, self);
 	struct bpf_link *link;
@@ -134,11 +138,23 @@ TEST_F(evict, fifo_evicts_oldest)
 	       cached(self, 2));
 	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
 	EXPECT_GT(cached(self, 2), FILE_PAGES * 3 / 4);
-	/* The policy, not the fallback, did the evicting. */
 	EXPECT_GT(trace_count("cache_ext_evict:", "proposed=32", NULL), 0);
 
 	bpf_link__destroy(link);
 	fifo__destroy(skel);
+}
+
+TEST_F(evict, fifo_evicts_oldest)
+{
+	expect_fifo_order(_metadata, self);
+}
+
+/* memory.high reclaim asks the policy too. */
+TEST_F(evict, fifo_under_memory_high)
+{
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "max"), 0);
+	ASSERT_EQ(cg_write(self->cg, "memory.high", MEMCG_MAX), 0);
+	expect_fifo_order(_metadata, self);
 }
 
 /* Evicting newest first keeps A, which the kernel's LRU would drop. */
@@ -157,6 +173,40 @@ TEST_F(evict, newest_first_keeps_oldest)
 	EXPECT_GT(cached(self, 0), FILE_PAGES * 3 / 4);
 	EXPECT_LT(cached(self, 2), FILE_PAGES / 2);
 	EXPECT_GT(skel->bss->nr_proposed, FILE_PAGES / 2);
+
+	bpf_link__destroy(link);
+	evict_newest__destroy(skel);
+}
+
+/*
+ * Reclaim aimed at the root cgroup takes the global paths (shrink_node(),
+ * MGLRU's shrink_many()), which must ask a bound cgroup's policy as well.
+ */
+TEST_F(evict, root_reclaim_asks_policy)
+{
+	struct evict_newest *skel = ATTACH(evict_newest, evict_newest, self);
+	struct bpf_link *link;
+	char id[32];
+
+	ASSERT_NE(skel, NULL);
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "max"), 0);
+	link = bpf_map__attach_struct_ops(skel->maps.evict_newest);
+	ASSERT_NE(link, NULL);
+
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+	EXPECT_EQ(cached(self, 0) + cached(self, 1) + cached(self, 2),
+		  NR_FILES * FILE_PAGES);
+	ASSERT_EQ(trace_start(), 0);
+
+	/* A third of what the cgroup caches; reclaim spreads over all. */
+	cg_write("/sys/fs/cgroup", "memory.reclaim", "16M");
+	snprintf(id, sizeof(id), "cgroup=%llu ", (unsigned long long)self->cg_id);
+	TH_LOG("cached A=%ld B=%ld C=%ld, evict calls %ld", cached(self, 0),
+	       cached(self, 1), cached(self, 2),
+	       trace_count("cache_ext_evict:", id, NULL));
+	EXPECT_GT(trace_count("cache_ext_evict:", id, "accepted=32", NULL), 0);
+	/* Newest first: C went before A. */
+	EXPECT_LT(cached(self, 2), cached(self, 0));
 
 	bpf_link__destroy(link);
 	evict_newest__destroy(skel);

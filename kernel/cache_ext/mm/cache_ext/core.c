@@ -192,13 +192,14 @@ static void destroy_bindings(struct list_head *dead)
 
 	list_for_each_entry_safe(binding, tmp, dead, policy_node) {
 		long tracked = cache_ext_registry_size(binding);
+		long bytes = cache_ext_registry_bytes(binding);
 
 		if (binding->ops->exit)
 			binding->ops->exit(binding->memcg);
 		cache_ext_registry_destroy(binding);
 		trace_cache_ext_unbind(binding->ops->name,
 				       cgroup_id(binding->memcg->css.cgroup),
-				       tracked, cache_ext_registry_live());
+				       tracked, bytes, cache_ext_registry_live());
 		static_branch_dec(&cache_ext_bound);
 		css_put(&binding->memcg->css);
 		list_del(&binding->policy_node);

@@ -164,6 +164,7 @@ int cache_ext_registry_add(struct cache_ext_binding *binding,
 bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 			       struct folio *folio);
 long cache_ext_registry_size(struct cache_ext_binding *binding);
+long cache_ext_registry_bytes(struct cache_ext_binding *binding);
 long cache_ext_registry_live(void);
 int __init cache_ext_registry_setup(void);
 

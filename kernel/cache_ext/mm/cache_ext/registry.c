@@ -39,6 +39,25 @@ long cache_ext_registry_live(void)
 }
 
 /**
+ * cache_ext_registry_bytes - memory a binding's registry uses
+ * @binding: the binding
+ *
+ * Return: bytes of nodes plus the hash table's bucket array.
+ */
+long cache_ext_registry_bytes(struct cache_ext_binding *binding)
+{
+	const struct bucket_table *tbl;
+	long bytes;
+
+	rcu_read_lock();
+	tbl = rcu_dereference(binding->registry.tbl);
+	bytes = tbl->size * sizeof(tbl->buckets[0]);
+	rcu_read_unlock();
+	return bytes + cache_ext_registry_size(binding) *
+		       (long)sizeof(struct cache_ext_node);
+}
+
+/**
  * cache_ext_registry_size - number of folios a binding tracks
  * @binding: the binding
  *

@@ -21,24 +21,27 @@ TRACE_EVENT(cache_ext_bind,
 
 /*
  * A binding ended; the cgroup is back on the kernel's LRU.  @tracked is
- * the number of folios the binding still tracked, @live the number of
- * registry entries left in the whole system once they were freed.
+ * the number of folios the binding still tracked and @bytes the memory
+ * its registry used for them, @live the number of registry entries left
+ * in the whole system once they were freed.
  */
 TRACE_EVENT(cache_ext_unbind,
 	    TP_PROTO(const char *policy, u64 cgroup_id, long tracked,
-		     long live),
-	    TP_ARGS(policy, cgroup_id, tracked, live),
+		     long bytes, long live),
+	    TP_ARGS(policy, cgroup_id, tracked, bytes, live),
 	    TP_STRUCT__entry(__string(policy, policy)
 			     __field(u64, cgroup_id)
 			     __field(long, tracked)
+			     __field(long, bytes)
 			     __field(long, live)),
 	    TP_fast_assign(__assign_str(policy);
 			   __entry->cgroup_id = cgroup_id;
 			   __entry->tracked = tracked;
+			   __entry->bytes = bytes;
 			   __entry->live = live;),
-	    TP_printk("policy=%s cgroup=%llu tracked=%ld live=%ld",
+	    TP_printk("policy=%s cgroup=%llu tracked=%ld bytes=%ld live=%ld",
 		      __get_str(policy), __entry->cgroup_id, __entry->tracked,
-		      __entry->live)
+		      __entry->bytes, __entry->live)
 );
 
 /* A policy was ejected from all its bindings. */
