@@ -98,3 +98,10 @@ if ! (cd "$WORK" && ./scripts/checkpatch.pl --strict --quiet --no-summary \
 	die "checkpatch.pl --strict is not clean"
 fi
 echo "  CHECK   checkpatch.pl --strict: clean"
+
+# Every new kernel file's kernel-doc must be complete and well formed.
+doc=$(cd "$WORK" && ./scripts/kernel-doc -none -Wall $(cd "$OVERLAY" &&
+	find . -name '*.[ch]' | sed 's|^\./||') 2>&1)
+[ -z "$doc" ] || die "kernel-doc warnings:
+$doc"
+echo "  CHECK   kernel-doc -Wall: clean"
