@@ -40,7 +40,7 @@ export PATH	:= /usr/lib/ccache:$(PATH)
 .PHONY: all help deps kernel bpf selftests kselftest check run patches \
 	vm vm-shell clean distclean FORCE
 
-all: kernel bpf selftests
+all: kernel module bpf selftests
 
 help:
 	@echo 'make run        build everything, boot the VM, demo a policy'
@@ -50,7 +50,7 @@ help:
 	@echo 'make vm CMD=".."  run a command in the VM;  make vm-shell: interactive'
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
 	@echo 'make deps       install the Debian packages the build needs'
-	@echo 'make kernel | bpf | selftests   build one part'
+	@echo 'make kernel | module | bpf | selftests   build one part'
 
 deps:
 	@scripts/deps.sh
@@ -103,6 +103,22 @@ $(B)/bpf/%.skel.h: $(B)/bpf/%.bpf.o $(BPFTOOL)
 
 bpf: $(BPF_OBJS) $(BPF_SKELS)
 
+# --- the companion module ----------------------------------------------------
+
+# Built out of tree from a copy in build/extmod, so that no object file
+# lands next to the sources.
+EXTMOD		:= $(B)/extmod
+CTL_KO		:= $(EXTMOD)/module/cache_ext_ctl.ko
+
+$(CTL_KO): Kbuild $(wildcard module/*) $(VMLINUX)
+	@mkdir -p $(EXTMOD)
+	@rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' \
+		--exclude='*.mod*' --exclude='modules.order' module Kbuild $(EXTMOD)/
+	@$(MAKE) -s -C $(KOUT) M=$(EXTMOD) modules
+
+.PHONY: module
+module: $(CTL_KO)
+
 # --- selftests ---------------------------------------------------------------
 
 SELFTEST_VARS := KSELFTEST_DIR=$(KSELFTEST_DIR) OUTPUT=$(SELFTEST_OUT) \
@@ -111,11 +127,12 @@ SELFTEST_VARS := KSELFTEST_DIR=$(KSELFTEST_DIR) OUTPUT=$(SELFTEST_OUT) \
 selftests: bpf
 	@$(MAKE) -s -C selftests/cache_ext $(SELFTEST_VARS)
 
-kselftest: kernel selftests
-	@$(VM) -t $(VM_TIMEOUT) -- $(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
+kselftest: kernel module selftests
+	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
+		$(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
 
-check: kernel selftests
-	@scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
+check: kernel module selftests
+	@CACHE_EXT_CTL_KO=$(CTL_KO) scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
 
 # --- benchmarks (not tests: they print numbers) -------------------------------
 

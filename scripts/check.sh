@@ -6,7 +6,7 @@
 # VM.  Prints one closing line "N passed, N failed" summing both, and exits
 # non-zero if anything failed or did not run.
 #
-#   scripts/check.sh VM_TIMEOUT KSELFTEST_MAKE_VARS...
+#   [CACHE_EXT_CTL_KO=path] scripts/check.sh VM_TIMEOUT KSELFTEST_MAKE_VARS...
 
 set -uo pipefail
 
@@ -32,7 +32,9 @@ failed=$(grep -Ec '^not ok [0-9]+' "$HOST_LOG")
 passed=$((passed - skipped))
 
 echo "== VM: kselftests"
-"$TOP/scripts/vm.sh" -t "$timeout" -- "$TOP/scripts/kselftest.sh" "$@" 2>&1 |
+"$TOP/scripts/vm.sh" -t "$timeout" -- \
+	env CACHE_EXT_CTL_KO="${CACHE_EXT_CTL_KO:-}" \
+	"$TOP/scripts/kselftest.sh" "$@" 2>&1 |
 	tee "$VM_LOG"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 summary=$(sed -n 's/^kselftest: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped.*/\1 \2 \3/p' \

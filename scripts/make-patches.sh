@@ -105,3 +105,8 @@ doc=$(cd "$WORK" && ./scripts/kernel-doc -none -Wall $(cd "$OVERLAY" &&
 [ -z "$doc" ] || die "kernel-doc warnings:
 $doc"
 echo "  CHECK   kernel-doc -Wall: clean"
+
+# The companion module is not part of the series but kernel code all the same.
+(cd "$WORK" && ./scripts/checkpatch.pl --strict --quiet --no-summary -f \
+	"$TOP"/module/*.[ch]) || die "module/: checkpatch.pl --strict is not clean"
+echo "  CHECK   module/ checkpatch.pl --strict: clean"

@@ -361,6 +361,64 @@ TEST_F(evict, failing_init_refused)
 		fifo__destroy(fifo);
 }
 
+/* Write @val to the cgroup's memory.cache_ext: 0 or -errno. */
+static int select_policy(const char *cg, const char *val)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/memory.cache_ext", cg);
+	return write_text(path, (char *)val, strlen(val)) < 0 ? -errno : 0;
+}
+
+/*
+ * memory.cache_ext selects a registered policy by name and shows it;
+ * every bad write gets its documented error and changes nothing.
+ */
+TEST_F(evict, select_through_cgroupfs)
+{
+	struct bpf_link *link, *init_link;
+	struct hostile *failing;
+	struct fifo *skel;
+	char buf[64];
+
+	skel = fifo__open();
+	ASSERT_NE(skel, NULL);
+	ASSERT_EQ(fifo__load(skel), 0);
+	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	ASSERT_NE(link, NULL);
+
+	ASSERT_EQ(cg_read_strcmp(self->cg, "memory.cache_ext", "default\n"), 0);
+	EXPECT_EQ(select_policy(self->cg, "no_such_policy"), -ENOENT);
+	ASSERT_EQ(select_policy(self->cg, "fifo"), 0);
+	ASSERT_EQ(cg_read(self->cg, "memory.cache_ext", buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "fifo\n");
+	EXPECT_EQ(select_policy(self->cg, "fifo"), -EBUSY);
+
+	/* It is really in charge: the FIFO order shows. */
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
+	EXPECT_GT(trace_count("cache_ext_evict:", "proposed=32", NULL), 0);
+
+	ASSERT_EQ(select_policy(self->cg, "default"), 0);
+	EXPECT_EQ(cg_read_strcmp(self->cg, "memory.cache_ext", "default\n"), 0);
+	EXPECT_EQ(select_policy(self->cg, "default"), 0);
+
+	/* init() failing for a cgroup refuses it and ejects the policy. */
+	self->cg_id = 0;	/* register hostile_init unbound */
+	init_link = attach_hostile(self, "hostile_init", &failing);
+	ASSERT_NE(init_link, NULL);
+	EXPECT_EQ(select_policy(self->cg, "hostile_init"), -EPERM);
+	EXPECT_EQ(cg_read_strcmp(self->cg, "memory.cache_ext", "default\n"), 0);
+	EXPECT_EQ(trace_count("cache_ext_eject:", "policy=hostile_init ",
+			      "(init() failed)", NULL), 1);
+	EXPECT_EQ(select_policy(self->cg, "hostile_init"), -ESHUTDOWN);
+
+	bpf_link__destroy(init_link);
+	hostile__destroy(failing);
+	bpf_link__destroy(link);
+	fifo__destroy(skel);
+}
+
 /* A forged folio pointer never reaches the kernel: the verifier refuses. */
 TEST_F(evict, forged_pointer_rejected_at_load)
 {

@@ -197,9 +197,112 @@ struct cache_ext_ops {
 	char name[CACHE_EXT_NAME_LEN];
 };
 
+/**
+ * struct cache_ext_stats_snapshot - counters of one binding, as read
+ * @evict_calls: evict_folios() calls
+ * @requested: folios reclaim asked the policy for
+ * @proposed: candidates the policy proposed (scored ones included)
+ * @accepted: candidates the kernel took for reclaim
+ * @rejected: candidates it could not take (busy, gone, unevictable)
+ * @reclaimed: pages reclaimed from the accepted candidates
+ * @fallback: pages the kernel's own LRU reclaimed from the cgroup
+ * @errors: invalid, foreign or duplicate candidates
+ * @untracked: folios that could not be registered (no memory)
+ * @not_admitted: folios dropped after a read because admit_folio() said no
+ * @tracked: folios the binding tracks now
+ * @registry_bytes: memory of the binding's registry now
+ */
+struct cache_ext_stats_snapshot {
+	u64 evict_calls;
+	u64 requested;
+	u64 proposed;
+	u64 accepted;
+	u64 rejected;
+	u64 reclaimed;
+	u64 fallback;
+	u64 errors;
+	u64 untracked;
+	u64 not_admitted;
+	u64 tracked;
+	u64 registry_bytes;
+};
+
+/**
+ * struct cache_ext_binding_info - one binding, as reported
+ * @policy: the policy's name
+ * @cgroup_id: the bound cgroup's id
+ * @stats: its counters
+ */
+struct cache_ext_binding_info {
+	char policy[CACHE_EXT_NAME_LEN];
+	u64 cgroup_id;
+	struct cache_ext_stats_snapshot stats;
+};
+
+/**
+ * struct cache_ext_policy_info - one registered policy, as reported
+ * @name: its name
+ * @eject_reason: why it was ejected, or %CACHE_EXT_EJECT_NONE
+ * @nr_bindings: cgroups it is bound to
+ */
+struct cache_ext_policy_info {
+	char name[CACHE_EXT_NAME_LEN];
+	enum cache_ext_eject_reason eject_reason;
+	u32 nr_bindings;
+};
+
+/**
+ * enum cache_ext_event_type - what cache_ext tells its notifier chain
+ * @CACHE_EXT_EVENT_REGISTERED: a policy was registered
+ * @CACHE_EXT_EVENT_UNREGISTERED: a policy was unregistered
+ * @CACHE_EXT_EVENT_BOUND: a policy was bound to a cgroup
+ * @CACHE_EXT_EVENT_UNBOUND: a binding ended
+ * @CACHE_EXT_EVENT_EJECTED: a policy was ejected (its bindings then end)
+ */
+enum cache_ext_event_type {
+	CACHE_EXT_EVENT_REGISTERED,
+	CACHE_EXT_EVENT_UNREGISTERED,
+	CACHE_EXT_EVENT_BOUND,
+	CACHE_EXT_EVENT_UNBOUND,
+	CACHE_EXT_EVENT_EJECTED,
+};
+
+/**
+ * struct cache_ext_event - the data of a notifier call
+ * @policy: the policy's name
+ * @cgroup_id: the cgroup, for BOUND and UNBOUND; 0 otherwise
+ * @reason: the reason, for EJECTED
+ */
+struct cache_ext_event {
+	const char *policy;
+	u64 cgroup_id;
+	enum cache_ext_eject_reason reason;
+};
+
+/* Callbacks of cache_ext_walk_policies() and cache_ext_walk_bindings(). */
+typedef int (*cache_ext_policy_fn)(const struct cache_ext_policy_info *info,
+				   void *data);
+typedef int (*cache_ext_binding_fn)(const struct cache_ext_binding_info *info,
+				    void *data);
+
+struct kernfs_open_file;
+struct notifier_block;
+struct seq_file;
+
 #ifdef CONFIG_CACHE_EXT
 
 DECLARE_STATIC_KEY_FALSE(cache_ext_bound);
+
+/* For the companion module (cache_ext_ctl) and other in-kernel users. */
+int cache_ext_bind(const char *policy, u64 cgroup_id);
+int cache_ext_unbind(u64 cgroup_id);
+int cache_ext_kill(const char *policy);
+int cache_ext_walk_policies(cache_ext_policy_fn fn, void *data);
+int cache_ext_walk_bindings(const char *policy, cache_ext_binding_fn fn,
+			    void *data);
+const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason);
+int cache_ext_register_notifier(struct notifier_block *nb);
+int cache_ext_unregister_notifier(struct notifier_block *nb);
 
 struct lruvec;
 
@@ -226,6 +329,9 @@ void __cache_ext_folio_accessed(struct folio *folio);
 void __cache_ext_folio_removed(struct folio *folio);
 void __cache_ext_folio_read(struct folio *folio);
 void cache_ext_memcg_offline(struct mem_cgroup *memcg);
+int cache_ext_memcg_show(struct seq_file *m, void *v);
+ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
+			      size_t nbytes, loff_t off);
 bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 			     struct cache_ext_reclaim *rc);
 void cache_ext_end_reclaim(struct lruvec *lruvec, struct cache_ext_reclaim *rc,

@@ -17,8 +17,10 @@
 #include <linux/hashtable.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/notifier.h>
 #include <linux/pagemap.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -33,6 +35,23 @@ DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
 DEFINE_MUTEX(cache_ext_mutex);
 
 static LIST_HEAD(cache_ext_policies);
+
+/* Registered, unregistered, bound, unbound, ejected: for cache_ext_ctl. */
+static BLOCKING_NOTIFIER_HEAD(cache_ext_notifier);
+
+EXPORT_TRACEPOINT_SYMBOL_GPL(cache_ext_evict);
+
+static void notify(enum cache_ext_event_type type, const char *policy,
+		   u64 cgroup_id, enum cache_ext_eject_reason reason)
+{
+	struct cache_ext_event ev = {
+		.policy = policy,
+		.cgroup_id = cgroup_id,
+		.reason = reason,
+	};
+
+	blocking_notifier_call_chain(&cache_ext_notifier, type, &ev);
+}
 
 /*
  * Every binding, by memcg pointer: lets kfuncs check a memcg pointer from
@@ -64,6 +83,7 @@ const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason)
 		return "unknown";
 	return eject_reasons[reason];
 }
+EXPORT_SYMBOL_GPL(cache_ext_eject_reason_str);
 
 /* ------------------------------------------------------------------ */
 /* Policies                                                            */
@@ -103,7 +123,12 @@ static struct cache_ext_binding *memcg_binding_locked(struct mem_cgroup *memcg)
 					 lockdep_is_held(&cache_ext_mutex));
 }
 
-static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg)
+/*
+ * Bind @policy to @memcg.  A failing init() refuses the binding; with
+ * @eject_on_init_failure it also ejects the policy, as misbehaving.
+ */
+static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
+		      bool eject_on_init_failure)
 {
 	struct cache_ext_binding *binding;
 	int ret;
@@ -156,6 +181,9 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg)
 			synchronize_rcu();
 			static_branch_dec(&cache_ext_bound);
 			cache_ext_registry_destroy(binding);
+			if (eject_on_init_failure)
+				cache_ext_eject(policy,
+						CACHE_EXT_EJECT_INIT_FAILED);
 			ret = ret > 0 ? -EINVAL : ret;
 			goto out_put;
 		}
@@ -164,6 +192,8 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg)
 	list_add_tail(&binding->policy_node, &policy->bindings);
 	WRITE_ONCE(binding->state, CACHE_EXT_BINDING_ACTIVE);
 	trace_cache_ext_bind(policy->ops->name, cgroup_id(memcg->css.cgroup));
+	notify(CACHE_EXT_EVENT_BOUND, policy->ops->name,
+	       cgroup_id(memcg->css.cgroup), CACHE_EXT_EJECT_NONE);
 	return 0;
 
 out_put:
@@ -200,6 +230,9 @@ static void destroy_bindings(struct list_head *dead)
 		trace_cache_ext_unbind(binding->ops->name,
 				       cgroup_id(binding->memcg->css.cgroup),
 				       tracked, bytes, cache_ext_registry_live());
+		notify(CACHE_EXT_EVENT_UNBOUND, binding->ops->name,
+		       cgroup_id(binding->memcg->css.cgroup),
+		       CACHE_EXT_EJECT_NONE);
 		static_branch_dec(&cache_ext_bound);
 		css_put(&binding->memcg->css);
 		list_del(&binding->policy_node);
@@ -242,6 +275,8 @@ static void eject_workfn(struct work_struct *work)
 	LIST_HEAD(dead);
 
 	mutex_lock(&cache_ext_mutex);
+	notify(CACHE_EXT_EVENT_EJECTED, policy->ops->name, 0,
+	       atomic_read(&policy->eject_reason));
 	list_for_each_entry_safe(binding, tmp, &policy->bindings, policy_node)
 		unpublish_binding(binding, &dead);
 	synchronize_rcu();
@@ -309,7 +344,8 @@ static struct mem_cgroup *memcg_get_by_cgroup_id(u64 id)
 	return mem_cgroup_from_css(css);
 }
 
-static int bind_cgroup_id(struct cache_ext_policy *policy, u64 id)
+static int bind_cgroup_id(struct cache_ext_policy *policy, u64 id,
+			  bool eject_on_init_failure)
 {
 	struct mem_cgroup *memcg;
 	int ret;
@@ -318,9 +354,85 @@ static int bind_cgroup_id(struct cache_ext_policy *policy, u64 id)
 	if (IS_ERR(memcg))
 		return PTR_ERR(memcg);
 
-	ret = bind_memcg(policy, memcg);
+	ret = bind_memcg(policy, memcg, eject_on_init_failure);
 	css_put(&memcg->css);
 	return ret;
+}
+
+/* End @memcg's binding, if it has one; returns after its exit(). */
+static void unbind_memcg(struct mem_cgroup *memcg)
+{
+	struct cache_ext_binding *binding;
+	LIST_HEAD(dead);
+
+	lockdep_assert_held(&cache_ext_mutex);
+
+	binding = memcg_binding_locked(memcg);
+	if (!binding)
+		return;
+	unpublish_binding(binding, &dead);
+	synchronize_rcu();
+	destroy_bindings(&dead);
+}
+
+/* Bind the policy called @name to @memcg; see cache_ext_bind(). */
+static int bind_by_name(const char *name, struct mem_cgroup *memcg)
+{
+	struct cache_ext_policy *policy;
+
+	lockdep_assert_held(&cache_ext_mutex);
+
+	policy = policy_find_by_name(name);
+	if (!policy)
+		return -ENOENT;
+	if (atomic_read(&policy->eject_reason))
+		return -ESHUTDOWN;
+	return bind_memcg(policy, memcg, true);
+}
+
+/**
+ * cache_ext_memcg_show - show memory.cache_ext: the cgroup's policy
+ * @m: the seq_file of the cgroup's memory.cache_ext
+ * @v: unused
+ *
+ * Return: 0.
+ */
+int cache_ext_memcg_show(struct seq_file *m, void *v)
+{
+	struct mem_cgroup *memcg = mem_cgroup_from_seq(m);
+	struct cache_ext_binding *binding;
+
+	mutex_lock(&cache_ext_mutex);
+	binding = memcg_binding_locked(memcg);
+	seq_printf(m, "%s\n", binding ? binding->ops->name : "default");
+	mutex_unlock(&cache_ext_mutex);
+	return 0;
+}
+
+/**
+ * cache_ext_memcg_write - write memory.cache_ext: select the policy
+ * @of: the cgroup's memory.cache_ext
+ * @buf: a registered policy's name, or "default" for the kernel's LRU
+ * @nbytes: length of @buf
+ * @off: unused
+ *
+ * Return: @nbytes, or the error of cache_ext_bind(); binding a cgroup
+ * that has a policy already is -EBUSY: write "default" first.
+ */
+ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
+			      size_t nbytes, loff_t off)
+{
+	struct mem_cgroup *memcg = mem_cgroup_from_css(of_css(of));
+	int ret = 0;
+
+	buf = strstrip(buf);
+	mutex_lock(&cache_ext_mutex);
+	if (!strcmp(buf, "default"))
+		unbind_memcg(memcg);
+	else
+		ret = bind_by_name(buf, memcg);
+	mutex_unlock(&cache_ext_mutex);
+	return ret ?: nbytes;
 }
 
 /**
@@ -332,16 +444,8 @@ static int bind_cgroup_id(struct cache_ext_policy *policy, u64 id)
  */
 void cache_ext_memcg_offline(struct mem_cgroup *memcg)
 {
-	struct cache_ext_binding *binding;
-	LIST_HEAD(dead);
-
 	mutex_lock(&cache_ext_mutex);
-	binding = memcg_binding_locked(memcg);
-	if (binding) {
-		unpublish_binding(binding, &dead);
-		synchronize_rcu();
-		destroy_bindings(&dead);
-	}
+	unbind_memcg(memcg);
 	mutex_unlock(&cache_ext_mutex);
 }
 
@@ -377,11 +481,12 @@ int cache_ext_policy_register(struct cache_ext_ops *ops)
 		goto out_free;
 	}
 	if (ops->cgroup_id) {
-		ret = bind_cgroup_id(policy, ops->cgroup_id);
+		ret = bind_cgroup_id(policy, ops->cgroup_id, false);
 		if (ret)
 			goto out_free;
 	}
 	list_add_tail(&policy->node, &cache_ext_policies);
+	notify(CACHE_EXT_EVENT_REGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE);
 	mutex_unlock(&cache_ext_mutex);
 	return 0;
 
@@ -421,9 +526,205 @@ void cache_ext_policy_unregister(struct cache_ext_ops *ops)
 		unpublish_binding(binding, &dead);
 	synchronize_rcu();
 	destroy_bindings(&dead);
+	notify(CACHE_EXT_EVENT_UNREGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE);
 	mutex_unlock(&cache_ext_mutex);
 	kfree(policy);
 }
+
+/* ------------------------------------------------------------------ */
+/* Interface for the companion module                                  */
+/* ------------------------------------------------------------------ */
+
+/**
+ * cache_ext_bind - bind a registered policy to a memory cgroup
+ * @name: the policy's name
+ * @cgroup_id: the cgroup's id; it must have the memory controller
+ *
+ * An init() that fails refuses the binding and ejects the policy.
+ *
+ * Return: 0; -ENOENT for an unknown policy or cgroup; -EINVAL if the
+ * cgroup has no memory controller of its own; -EBUSY if it is bound
+ * already; -ESHUTDOWN if the policy was ejected; or init()'s error.
+ */
+int cache_ext_bind(const char *name, u64 cgroup_id)
+{
+	struct mem_cgroup *memcg;
+	int ret;
+
+	memcg = memcg_get_by_cgroup_id(cgroup_id);
+	if (IS_ERR(memcg))
+		return PTR_ERR(memcg);
+
+	mutex_lock(&cache_ext_mutex);
+	ret = bind_by_name(name, memcg);
+	mutex_unlock(&cache_ext_mutex);
+	css_put(&memcg->css);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(cache_ext_bind);
+
+/**
+ * cache_ext_unbind - give a cgroup back to the kernel's LRU
+ * @cgroup_id: the cgroup's id
+ *
+ * Return: 0, also if the cgroup was not bound; -ENOENT for an unknown
+ * cgroup; -EINVAL if it has no memory controller of its own.
+ */
+int cache_ext_unbind(u64 cgroup_id)
+{
+	struct mem_cgroup *memcg;
+
+	memcg = memcg_get_by_cgroup_id(cgroup_id);
+	if (IS_ERR(memcg))
+		return PTR_ERR(memcg);
+
+	mutex_lock(&cache_ext_mutex);
+	unbind_memcg(memcg);
+	mutex_unlock(&cache_ext_mutex);
+	css_put(&memcg->css);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(cache_ext_unbind);
+
+/**
+ * cache_ext_kill - eject a policy on an administrator's request
+ * @name: the policy's name
+ *
+ * Return: 0; -ENOENT for an unknown policy; -EALREADY if it was ejected.
+ */
+int cache_ext_kill(const char *name)
+{
+	struct cache_ext_policy *policy;
+	int ret = 0;
+
+	mutex_lock(&cache_ext_mutex);
+	policy = policy_find_by_name(name);
+	if (!policy)
+		ret = -ENOENT;
+	else if (atomic_read(&policy->eject_reason))
+		ret = -EALREADY;
+	else
+		cache_ext_eject(policy, CACHE_EXT_EJECT_KILLED);
+	mutex_unlock(&cache_ext_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(cache_ext_kill);
+
+/**
+ * cache_ext_walk_policies - report every registered policy
+ * @fn: called for each, under cache_ext's lock: must not call back into
+ *	cache_ext; a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * Return: the first non-zero return of @fn, or 0.
+ */
+int cache_ext_walk_policies(cache_ext_policy_fn fn, void *data)
+{
+	struct cache_ext_policy_info info;
+	struct cache_ext_policy *policy;
+	struct cache_ext_binding *b;
+	int ret = 0;
+
+	mutex_lock(&cache_ext_mutex);
+	list_for_each_entry(policy, &cache_ext_policies, node) {
+		memset(&info, 0, sizeof(info));
+		strscpy(info.name, policy->ops->name, sizeof(info.name));
+		info.eject_reason = atomic_read(&policy->eject_reason);
+		list_for_each_entry(b, &policy->bindings, policy_node)
+			info.nr_bindings++;
+		ret = fn(&info, data);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&cache_ext_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(cache_ext_walk_policies);
+
+static void snapshot_stats(struct cache_ext_binding *b,
+			   struct cache_ext_stats_snapshot *s)
+{
+	const struct cache_ext_stats *st = &b->stats;
+
+	s->evict_calls = atomic_long_read(&st->evict_calls);
+	s->requested = atomic_long_read(&st->requested);
+	s->proposed = atomic_long_read(&st->proposed);
+	s->accepted = atomic_long_read(&st->accepted);
+	s->rejected = atomic_long_read(&st->rejected);
+	s->reclaimed = atomic_long_read(&st->reclaimed);
+	s->fallback = atomic_long_read(&st->fallback);
+	s->errors = atomic_long_read(&st->errors);
+	s->untracked = atomic_long_read(&st->untracked);
+	s->not_admitted = atomic_long_read(&st->not_admitted);
+	s->tracked = cache_ext_registry_size(b);
+	s->registry_bytes = cache_ext_registry_bytes(b);
+}
+
+/**
+ * cache_ext_walk_bindings - report bindings and their counters
+ * @name: only this policy's bindings, or NULL for all
+ * @fn: called for each, under cache_ext's lock: must not call back into
+ *	cache_ext; a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * Return: the first non-zero return of @fn, -ENOENT if @name is not
+ * registered, or 0.
+ */
+int cache_ext_walk_bindings(const char *name, cache_ext_binding_fn fn,
+			    void *data)
+{
+	struct cache_ext_binding_info info;
+	struct cache_ext_policy *policy;
+	struct cache_ext_binding *b;
+	int ret = name ? -ENOENT : 0;
+
+	mutex_lock(&cache_ext_mutex);
+	list_for_each_entry(policy, &cache_ext_policies, node) {
+		if (name && strcmp(name, policy->ops->name))
+			continue;
+		ret = 0;
+		list_for_each_entry(b, &policy->bindings, policy_node) {
+			memset(&info, 0, sizeof(info));
+			strscpy(info.policy, policy->ops->name,
+				sizeof(info.policy));
+			info.cgroup_id = cgroup_id(b->memcg->css.cgroup);
+			snapshot_stats(b, &info.stats);
+			ret = fn(&info, data);
+			if (ret)
+				goto out;
+		}
+	}
+out:
+	mutex_unlock(&cache_ext_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(cache_ext_walk_bindings);
+
+/**
+ * cache_ext_register_notifier - be told of cache_ext events
+ * @nb: called with an &enum cache_ext_event_type and a &struct
+ *	cache_ext_event, in process context with cache_ext's lock held:
+ *	it must not call back into cache_ext
+ *
+ * Return: 0.
+ */
+int cache_ext_register_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&cache_ext_notifier, nb);
+}
+EXPORT_SYMBOL_GPL(cache_ext_register_notifier);
+
+/**
+ * cache_ext_unregister_notifier - stop being told of cache_ext events
+ * @nb: as registered
+ *
+ * Return: 0, or -ENOENT if @nb was not registered.
+ */
+int cache_ext_unregister_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&cache_ext_notifier, nb);
+}
+EXPORT_SYMBOL_GPL(cache_ext_unregister_notifier);
 
 /* ------------------------------------------------------------------ */
 /* Page cache hooks                                                    */

@@ -149,7 +149,6 @@ void cache_ext_eject(struct cache_ext_policy *policy,
 		     enum cache_ext_eject_reason reason);
 void cache_ext_note_error(struct cache_ext_binding *binding,
 			  enum cache_ext_eject_reason reason);
-const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason);
 
 /* registry.c */
 int cache_ext_registry_init(struct cache_ext_binding *binding);

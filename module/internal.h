@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cache_ext_ctl: the pieces of the module and how they call each other. */
+#ifndef _CACHE_EXT_CTL_H
+#define _CACHE_EXT_CTL_H
+
+#include <linux/cache_ext.h>
+#include <linux/kobject.h>
+
+/* sysfs.c: /sys/kernel/cache_ext/ */
+int cache_ext_ctl_sysfs_init(void);
+void cache_ext_ctl_sysfs_exit(void);
+void cache_ext_ctl_sysfs_sync(void);
+
+/* hist.c: latency histograms and counters in debugfs */
+int cache_ext_ctl_hist_init(void);
+void cache_ext_ctl_hist_exit(void);
+void cache_ext_ctl_hist_bound(u64 cgroup_id);
+void cache_ext_ctl_hist_unbound(u64 cgroup_id);
+
+#endif /* _CACHE_EXT_CTL_H */
