@@ -221,6 +221,12 @@ void cache_ext_ctl_hist_unbound(u64 cgroup_id)
 	mutex_unlock(&hists_lock);
 }
 
+/* The /sys/kernel/debug/cache_ext directory. */
+struct dentry *cache_ext_ctl_debugfs_root(void)
+{
+	return debugfs_root;
+}
+
 int cache_ext_ctl_hist_init(void)
 {
 	int ret;

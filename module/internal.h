@@ -6,8 +6,11 @@
 #include <linux/cache_ext.h>
 #include <linux/kobject.h>
 
+struct dentry;
+
 /* sysfs.c: /sys/kernel/cache_ext/ */
 int cache_ext_ctl_sysfs_init(void);
+struct kobject *cache_ext_ctl_sysfs_root(void);
 void cache_ext_ctl_sysfs_exit(void);
 void cache_ext_ctl_sysfs_sync(void);
 
@@ -16,5 +19,10 @@ int cache_ext_ctl_hist_init(void);
 void cache_ext_ctl_hist_exit(void);
 void cache_ext_ctl_hist_bound(u64 cgroup_id);
 void cache_ext_ctl_hist_unbound(u64 cgroup_id);
+struct dentry *cache_ext_ctl_debugfs_root(void);
+
+/* models.c: the model store and the scoring kfunc */
+int cache_ext_ctl_models_init(struct kobject *parent, struct dentry *debugfs);
+void cache_ext_ctl_models_exit(void);
 
 #endif /* _CACHE_EXT_CTL_H */

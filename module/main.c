@@ -3,9 +3,10 @@
  * cache_ext_ctl: the user interface of cache_ext.
  *
  * sysfs /sys/kernel/cache_ext/ lists the registered policies and their
- * bindings, states and counters; debugfs /sys/kernel/debug/cache_ext/
- * holds a decision-latency histogram per binding, fed by the core's
- * cache_ext_evict tracepoint.  The module learns of policies and bindings
+ * bindings, states and counters, and holds the model store; debugfs
+ * /sys/kernel/debug/cache_ext/ holds a decision-latency histogram per
+ * binding, fed by the core's cache_ext_evict tracepoint, and a dump of
+ * every model.  Policies score with the module's kfunc.  The module learns of policies and bindings
  * through the core's notifier chain and only uses the core's exported
  * interface.  Selecting a cgroup's policy is done in the cgroup itself:
  * echo NAME > /sys/fs/cgroup/.../memory.cache_ext.
@@ -56,14 +57,20 @@ static int __init cache_ext_ctl_init(void)
 	ret = cache_ext_ctl_sysfs_init();
 	if (ret)
 		goto err_hist;
-	ret = cache_ext_register_notifier(&cache_ext_ctl_nb);
+	ret = cache_ext_ctl_models_init(cache_ext_ctl_sysfs_root(),
+					cache_ext_ctl_debugfs_root());
 	if (ret)
 		goto err_sysfs;
+	ret = cache_ext_register_notifier(&cache_ext_ctl_nb);
+	if (ret)
+		goto err_models;
 	/* What existed before the module was loaded. */
 	cache_ext_walk_bindings(NULL, bind_hist, NULL);
 	cache_ext_ctl_sysfs_sync();
 	return 0;
 
+err_models:
+	cache_ext_ctl_models_exit();
 err_sysfs:
 	cache_ext_ctl_sysfs_exit();
 err_hist:
@@ -74,6 +81,7 @@ err_hist:
 static void __exit cache_ext_ctl_exit(void)
 {
 	cache_ext_unregister_notifier(&cache_ext_ctl_nb);
+	cache_ext_ctl_models_exit();
 	cache_ext_ctl_sysfs_exit();
 	cache_ext_ctl_hist_exit();
 }

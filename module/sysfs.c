@@ -302,6 +302,12 @@ void cache_ext_ctl_sysfs_sync(void)
 	schedule_work(&sync_work);
 }
 
+/* The /sys/kernel/cache_ext directory. */
+struct kobject *cache_ext_ctl_sysfs_root(void)
+{
+	return &cache_ext_kset->kobj;
+}
+
 int cache_ext_ctl_sysfs_init(void)
 {
 	int ret;

@@ -15,12 +15,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "kselftest_harness.h"
 #include "cgroup_util.h"
 #include "cache_ext_util.h"
 #include "fifo.skel.h"
+#include "model_score.skel.h"
+#include "progs/model_score.h"
 
 #define SYSFS		"/sys/kernel/cache_ext"
 #define DEBUGFS		"/sys/kernel/debug/cache_ext"
@@ -227,6 +230,156 @@ TEST_F(ctl, unload_reload_while_bound)
 	snprintf(path, sizeof(path), DEBUGFS "/%llu/latency",
 		 (unsigned long long)self->cg_id);
 	EXPECT_EQ(access(path, R_OK), 0);
+}
+
+#define MODELS SYSFS "/models"
+
+static const char test_model[] =
+	"# three features, hand-checkable\n"
+	"name test_model\n"
+	"bias -100\n"
+	"threshold 5\n"
+	"weight_scale 1000\n"
+	"feature f0 3 edges 10 20 weights -5 1 7\n"
+	"feature f1 2 edges 0 weights 11 13   # trailing comment\n"
+	"feature f2 4 edges 1 10 100 weights 1 2 3 4\n";
+
+/* The logit the kfunc must return for @x, computed here by hand. */
+static long long expected_logit(const long long *x, long long bias)
+{
+	long long l = bias;
+
+	l += x[0] < 10 ? -5 : x[0] < 20 ? 1 : 7;
+	l += x[1] < 0 ? 11 : 13;
+	l += x[2] < 1 ? 1 : x[2] < 10 ? 2 : x[2] < 100 ? 3 : 4;
+	return l;
+}
+
+static int run_score(struct model_score *skel, long long f0, long long f1,
+		     long long f2, struct model_score_args *args)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args,
+		    .ctx_size_in = sizeof(*args));
+
+	memset(args, 0, sizeof(*args));
+	args->features[0] = f0;
+	args->features[1] = f1;
+	args->features[2] = f2;
+	return bpf_prog_test_run_opts(bpf_program__fd(skel->progs.score),
+				      &opts);
+}
+
+static long model_version(void)
+{
+	char buf[512], *v;
+
+	if (read_file(MODELS "/test_model/summary", buf, sizeof(buf)))
+		return -1;
+	v = strstr(buf, "version ");
+	return v ? atol(v + 8) : -1;
+}
+
+/* Upload, read back, score by hand and by kfunc; replace; unload. */
+TEST_F(ctl, model_roundtrip_and_score)
+{
+	struct model_score_args a;
+	struct model_score *skel;
+	char buf[4096];
+	long version;
+
+	ASSERT_EQ(write_file(MODELS "/load", test_model), 0);
+	ASSERT_EQ(read_file(MODELS "/test_model/summary", buf, sizeof(buf)), 0);
+	TH_LOG("%s", buf);
+	EXPECT_NE(strstr(buf, "features 3\nbias -100\nthreshold 5\nweight_scale 1000\n"), NULL);
+	version = model_version();
+	EXPECT_GT(version, 0);
+	ASSERT_EQ(read_file(DEBUGFS "/models", buf, sizeof(buf)), 0);
+	EXPECT_NE(strstr(buf, "feature f0 3 edges 10 20 weights -5 1 7\n"
+			      "feature f1 2 edges 0 weights 11 13\n"
+			      "feature f2 4 edges 1 10 100 weights 1 2 3 4\n"), NULL)
+		TH_LOG("%s", buf);
+
+	skel = model_score__open_and_load();
+	ASSERT_NE(skel, NULL);
+	ASSERT_EQ(run_score(skel, 15, 0, 1000, &a), 0);
+	EXPECT_EQ(a.ret, 0);
+	EXPECT_EQ(a.logit, -82);
+	EXPECT_EQ(a.logit, expected_logit(a.features, -100));
+	EXPECT_EQ(a.ret_threshold, 0);
+	EXPECT_EQ(a.threshold, 5);
+	EXPECT_EQ(a.ret_short, -EINVAL);
+	EXPECT_EQ(a.ret_missing, -ENOENT);
+	ASSERT_EQ(run_score(skel, -3, -1, 5, &a), 0);
+	EXPECT_EQ(a.logit, expected_logit(a.features, -100));
+	ASSERT_EQ(run_score(skel, 20, 7, 100, &a), 0);
+	EXPECT_EQ(a.logit, expected_logit(a.features, -100));
+
+	/* A new version replaces the old one as a whole. */
+	strcpy(buf, test_model);
+	memcpy(strstr(buf, "bias -100"), "bias +900", 9);
+	ASSERT_EQ(write_file(MODELS "/load", buf), 0);
+	EXPECT_EQ(model_version(), version + 1);
+	ASSERT_EQ(run_score(skel, 15, 0, 1000, &a), 0);
+	EXPECT_EQ(a.logit, expected_logit(a.features, 900));
+
+	ASSERT_EQ(write_file(MODELS "/unload", "test_model"), 0);
+	EXPECT_NE(access(MODELS "/test_model", F_OK), 0);
+	ASSERT_EQ(run_score(skel, 15, 0, 1000, &a), 0);
+	EXPECT_EQ(a.ret, -ENOENT);
+	EXPECT_EQ(write_file(MODELS "/unload", "test_model"), -ENOENT);
+	model_score__destroy(skel);
+}
+
+/* Every malformed model is refused with its errno; nothing changes. */
+TEST_F(ctl, model_bad_input_rejected)
+{
+	static const struct {
+		const char *text;
+		int err;
+	} bad[] = {
+		{ "bias 1\nname m\n", EINVAL },			/* name not first */
+		{ "name bad/name\nbias 1\n", EINVAL },
+		{ "name test_model\nthreshold 0\nweight_scale 1\n"
+		  "feature f 1 edges weights 1\n", EINVAL },		/* no bias */
+		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n", EINVAL },
+		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n"
+		  "feature f 11 edges 1 2 3 4 5 6 7 8 9 10 weights "
+		  "1 1 1 1 1 1 1 1 1 1 1\n", ERANGE },		/* > 10 bins */
+		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n"
+		  "feature f 3 edges 20 10 weights 1 2 3\n", EDOM },
+		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n"
+		  "feature f 3 edges 10 20 weights 1 2\n", EINVAL },	/* truncated */
+		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n"
+		  "feature f 2 edges 1 weights 1 99999999999\n", ERANGE },
+		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 0\n"
+		  "feature f 1 edges weights 1\n", ERANGE },
+		{ "name test_model\nbias 12abc\nthreshold 0\nweight_scale 1\n"
+		  "feature f 1 edges weights 1\n", EINVAL },
+		{ "name test_model\nfrobnicate 3\n", EINVAL },
+		{ "name test_model\nbias 1 2\n", EINVAL },
+	};
+	char text[4096], before[1024], after[1024];
+	size_t i;
+	int n;
+
+	ASSERT_EQ(write_file(MODELS "/load", test_model), 0);
+	ASSERT_EQ(read_file(DEBUGFS "/models", before, sizeof(before)), 0);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT_EQ(write_file(MODELS "/load", bad[i].text), -bad[i].err)
+			TH_LOG("case %zu", i);
+
+	/* 17 features: too many. */
+	n = snprintf(text, sizeof(text),
+		     "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n");
+	for (i = 0; i < 17; i++)
+		n += snprintf(text + n, sizeof(text) - n,
+			      "feature f%zu 1 edges weights 1\n", i);
+	EXPECT_EQ(write_file(MODELS "/load", text), -E2BIG);
+
+	ASSERT_EQ(read_file(DEBUGFS "/models", after, sizeof(after)), 0);
+	EXPECT_STREQ(before, after);
+	write_file(MODELS "/unload", "test_model");
 }
 
 TEST_HARNESS_MAIN
