@@ -121,7 +121,7 @@ module: $(CTL_KO)
 
 # --- selftests ---------------------------------------------------------------
 
-SELFTEST_VARS := KSELFTEST_DIR=$(KSELFTEST_DIR) OUTPUT=$(SELFTEST_OUT) \
+SELFTEST_VARS := KSELFTEST_DIR=$(KSELFTEST_DIR) OUTPUT=$(SELFTEST_OUT) CTL_DIR=$(TOP)/module \
 	BPF_OBJ_DIR=$(B)/bpf LIBBPF_A=$(LIBBPF_A) LIBBPF_INC=$(LIBBPF_INC)
 
 selftests: bpf

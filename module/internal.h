@@ -25,4 +25,9 @@ struct dentry *cache_ext_ctl_debugfs_root(void);
 int cache_ext_ctl_models_init(struct kobject *parent, struct dentry *debugfs);
 void cache_ext_ctl_models_exit(void);
 
+/* netlink.c: the "cache_ext" generic netlink family */
+int cache_ext_ctl_nl_init(void);
+void cache_ext_ctl_nl_exit(void);
+void cache_ext_ctl_nl_event(unsigned long type, const struct cache_ext_event *ev);
+
 #endif /* _CACHE_EXT_CTL_H */

@@ -6,7 +6,9 @@
  * bindings, states and counters, and holds the model store; debugfs
  * /sys/kernel/debug/cache_ext/ holds a decision-latency histogram per
  * binding, fed by the core's cache_ext_evict tracepoint, and a dump of
- * every model.  Policies score with the module's kfunc.  The module learns of policies and bindings
+ * every model.  Policies score with the module's kfunc.  The generic
+ * netlink family "cache_ext" dumps policies and bindings, binds and
+ * unbinds, and multicasts the core's events.  The module learns of policies and bindings
  * through the core's notifier chain and only uses the core's exported
  * interface.  Selecting a cgroup's policy is done in the cgroup itself:
  * echo NAME > /sys/fs/cgroup/.../memory.cache_ext.
@@ -32,6 +34,7 @@ static int cache_ext_ctl_event(struct notifier_block *nb, unsigned long type,
 		cache_ext_ctl_hist_unbound(ev->cgroup_id);
 		break;
 	}
+	cache_ext_ctl_nl_event(type, ev);
 	/* Policies come and go, get ejected: refresh their directories. */
 	cache_ext_ctl_sysfs_sync();
 	return NOTIFY_OK;
@@ -61,14 +64,19 @@ static int __init cache_ext_ctl_init(void)
 					cache_ext_ctl_debugfs_root());
 	if (ret)
 		goto err_sysfs;
-	ret = cache_ext_register_notifier(&cache_ext_ctl_nb);
+	ret = cache_ext_ctl_nl_init();
 	if (ret)
 		goto err_models;
+	ret = cache_ext_register_notifier(&cache_ext_ctl_nb);
+	if (ret)
+		goto err_nl;
 	/* What existed before the module was loaded. */
 	cache_ext_walk_bindings(NULL, bind_hist, NULL);
 	cache_ext_ctl_sysfs_sync();
 	return 0;
 
+err_nl:
+	cache_ext_ctl_nl_exit();
 err_models:
 	cache_ext_ctl_models_exit();
 err_sysfs:
@@ -81,6 +89,7 @@ err_hist:
 static void __exit cache_ext_ctl_exit(void)
 {
 	cache_ext_unregister_notifier(&cache_ext_ctl_nb);
+	cache_ext_ctl_nl_exit();
 	cache_ext_ctl_models_exit();
 	cache_ext_ctl_sysfs_exit();
 	cache_ext_ctl_hist_exit();

@@ -15,6 +15,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -24,6 +27,7 @@
 #include "fifo.skel.h"
 #include "model_score.skel.h"
 #include "progs/model_score.h"
+#include "cache_ext_nl.h"
 
 #define SYSFS		"/sys/kernel/cache_ext"
 #define DEBUGFS		"/sys/kernel/debug/cache_ext"
@@ -380,6 +384,237 @@ TEST_F(ctl, model_bad_input_rejected)
 	ASSERT_EQ(read_file(DEBUGFS "/models", after, sizeof(after)), 0);
 	EXPECT_STREQ(before, after);
 	write_file(MODELS "/unload", "test_model");
+}
+
+/* ---- the generic netlink family ---- */
+
+struct nl {
+	struct mnl_socket *sock;
+	uint16_t family;
+	uint32_t events_group;
+	unsigned int seq;
+};
+
+static int ctrl_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nl *nl = data;
+
+	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID) {
+		nl->family = mnl_attr_get_u16(attr);
+	} else if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GROUPS) {
+		const struct nlattr *grp, *a;
+
+		mnl_attr_for_each_nested(grp, attr) {
+			const char *name = NULL;
+			uint32_t id = 0;
+
+			mnl_attr_for_each_nested(a, grp) {
+				if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
+					name = mnl_attr_get_str(a);
+				else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID)
+					id = mnl_attr_get_u32(a);
+			}
+			if (name && !strcmp(name, CACHE_EXT_GENL_MCGRP_EVENTS))
+				nl->events_group = id;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+static int ctrl_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), ctrl_attr_cb,
+			      data);
+}
+
+static struct nlmsghdr *nl_request(struct nl *nl, char *buf, uint16_t type,
+				   uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = type == GENL_ID_CTRL ? 1 : CACHE_EXT_GENL_VERSION;
+	return nlh;
+}
+
+/* Send @nlh, run @cb on every answer; 0 or the request's -errno. */
+static int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int n, ret;
+
+	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	do {
+		n = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
+		if (n < 0)
+			return -errno;
+		ret = mnl_cb_run(buf, n, nlh->nlmsg_seq,
+				 mnl_socket_get_portid(nl->sock), cb, data);
+	} while (ret > 0);
+	return ret < 0 ? -errno : 0;
+}
+
+static int nl_open(struct nl *nl)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl->sock || mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID))
+		return -errno;
+	nlh = nl_request(nl, buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, CACHE_EXT_GENL_NAME);
+	if (nl_talk(nl, nlh, ctrl_cb, nl) || !nl->family || !nl->events_group)
+		return -ENOENT;
+	return 0;
+}
+
+struct nl_msg {
+	uint8_t cmd;
+	char policy[32];
+	uint64_t cgroup_id;
+	uint32_t event, reason, nr_bindings;
+	char reason_str[64];
+	uint64_t evict_calls;
+	int count;
+};
+
+static int msg_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nl_msg *m = data;
+	const struct nlattr *s;
+
+	switch (mnl_attr_get_type(attr)) {
+	case CACHE_EXT_A_POLICY:
+		snprintf(m->policy, sizeof(m->policy), "%s",
+			 mnl_attr_get_str(attr));
+		break;
+	case CACHE_EXT_A_CGROUP_ID:
+		m->cgroup_id = mnl_attr_get_u64(attr);
+		break;
+	case CACHE_EXT_A_EVENT:
+		m->event = mnl_attr_get_u32(attr);
+		break;
+	case CACHE_EXT_A_EJECT_REASON:
+		m->reason = mnl_attr_get_u32(attr);
+		break;
+	case CACHE_EXT_A_EJECT_REASON_STR:
+		snprintf(m->reason_str, sizeof(m->reason_str), "%s",
+			 mnl_attr_get_str(attr));
+		break;
+	case CACHE_EXT_A_NR_BINDINGS:
+		m->nr_bindings = mnl_attr_get_u32(attr);
+		break;
+	case CACHE_EXT_A_STATS:
+		mnl_attr_for_each_nested(s, attr)
+			if (mnl_attr_get_type(s) == CACHE_EXT_A_STAT_EVICT_CALLS)
+				m->evict_calls = mnl_attr_get_u64(s);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* Keeps the last message; counts them. */
+static int msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_msg *m = data;
+	int count = m->count + 1;
+
+	memset(m, 0, sizeof(*m));
+	m->count = count;
+	m->cmd = ((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd;
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), msg_attr_cb, m);
+}
+
+/* Wait up to 2 s for an event of @type on the events group. */
+static int nl_wait_event(struct nl *nl, uint32_t type, struct nl_msg *m)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct timeval tv = { 2, 0 };
+	int n;
+
+	setsockopt(mnl_socket_get_fd(nl->sock), SOL_SOCKET, SO_RCVTIMEO, &tv,
+		   sizeof(tv));
+	for (;;) {
+		n = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
+		if (n < 0)
+			return -errno;
+		memset(m, 0, sizeof(*m));
+		mnl_cb_run(buf, n, 0, 0, msg_cb, m);
+		if (m->cmd == CACHE_EXT_CMD_EVENT && m->event == type)
+			return 0;
+	}
+}
+
+/* Dumps, bind and unbind, events: everything the family offers. */
+TEST_F(ctl, netlink_dump_bind_events)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], path[PATH_MAX];
+	struct nlmsghdr *nlh;
+	struct nl_msg m = {};
+	struct nl nl, ev;
+
+	ASSERT_EQ(nl_open(&nl), 0);
+	ASSERT_EQ(nl_open(&ev), 0);
+	ASSERT_EQ(mnl_socket_setsockopt(ev.sock, NETLINK_ADD_MEMBERSHIP,
+					&ev.events_group, sizeof(int)), 0);
+	ASSERT_EQ(cg_run(self->cg, read_file_loop, self->file), 0);
+
+	nlh = nl_request(&nl, buf, nl.family, CACHE_EXT_CMD_POLICY_GET,
+			 NLM_F_DUMP);
+	ASSERT_EQ(nl_talk(&nl, nlh, msg_cb, &m), 0);
+	EXPECT_EQ(m.count, 1);
+	EXPECT_STREQ(m.policy, "fifo");
+	EXPECT_EQ(m.nr_bindings, 1);
+	EXPECT_STREQ(m.reason_str, "none");
+
+	memset(&m, 0, sizeof(m));
+	nlh = nl_request(&nl, buf, nl.family, CACHE_EXT_CMD_BINDING_GET,
+			 NLM_F_DUMP);
+	ASSERT_EQ(nl_talk(&nl, nlh, msg_cb, &m), 0);
+	EXPECT_EQ(m.count, 1);
+	EXPECT_EQ(m.cgroup_id, self->cg_id);
+	EXPECT_GT(m.evict_calls, 0);
+
+	/* Unbind and bind again over netlink; the events follow. */
+	snprintf(path, sizeof(path), "%s/memory.cache_ext", self->cg);
+	nlh = nl_request(&nl, buf, nl.family, CACHE_EXT_CMD_UNBIND, 0);
+	mnl_attr_put_u64(nlh, CACHE_EXT_A_CGROUP_ID, self->cg_id);
+	ASSERT_EQ(nl_talk(&nl, nlh, NULL, NULL), 0);
+	EXPECT_EQ(wait_for(path, "default\n"), 0);
+	ASSERT_EQ(nl_wait_event(&ev, CACHE_EXT_EV_UNBOUND, &m), 0);
+	EXPECT_EQ(m.cgroup_id, self->cg_id);
+
+	nlh = nl_request(&nl, buf, nl.family, CACHE_EXT_CMD_BIND, 0);
+	mnl_attr_put_strz(nlh, CACHE_EXT_A_POLICY, "no_such_policy");
+	mnl_attr_put_u64(nlh, CACHE_EXT_A_CGROUP_ID, self->cg_id);
+	EXPECT_EQ(nl_talk(&nl, nlh, NULL, NULL), -ENOENT);
+	nlh = nl_request(&nl, buf, nl.family, CACHE_EXT_CMD_BIND, 0);
+	mnl_attr_put_u64(nlh, CACHE_EXT_A_CGROUP_ID, self->cg_id);
+	EXPECT_EQ(nl_talk(&nl, nlh, NULL, NULL), -EINVAL);	/* no policy */
+	nlh = nl_request(&nl, buf, nl.family, CACHE_EXT_CMD_BIND, 0);
+	mnl_attr_put_strz(nlh, CACHE_EXT_A_POLICY, "fifo");
+	mnl_attr_put_u64(nlh, CACHE_EXT_A_CGROUP_ID, self->cg_id);
+	ASSERT_EQ(nl_talk(&nl, nlh, NULL, NULL), 0);
+	EXPECT_EQ(wait_for(path, "fifo\n"), 0);
+	ASSERT_EQ(nl_wait_event(&ev, CACHE_EXT_EV_BOUND, &m), 0);
+	EXPECT_STREQ(m.policy, "fifo");
+
+	/* An ejection is announced with its reason. */
+	ASSERT_EQ(write_file(SYSFS "/policies/fifo/kill", "1"), 0);
+	ASSERT_EQ(nl_wait_event(&ev, CACHE_EXT_EV_EJECTED, &m), 0);
+	EXPECT_STREQ(m.policy, "fifo");
+	EXPECT_STREQ(m.reason_str, "killed by an administrator");
+
+	mnl_socket_close(nl.sock);
+	mnl_socket_close(ev.sock);
 }
 
 TEST_HARNESS_MAIN
