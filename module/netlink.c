@@ -31,31 +31,48 @@ struct dump_state {
 	long idx, start;
 };
 
-static int put_policy(const struct cache_ext_policy_info *info, void *data)
+/*
+ * Add one message to a dump that may span several calls: messages sent in
+ * an earlier call are skipped; a full buffer ends this call (return 1).
+ */
+static int dump_one(struct dump_state *d, u8 cmd,
+		    int (*fill)(struct sk_buff *skb, const void *info),
+		    const void *info)
 {
-	struct dump_state *d = data;
 	void *hdr;
 
-	if (d->idx++ < d->start)
+	if (d->idx < d->start) {
+		d->idx++;
 		return 0;
+	}
 	hdr = genlmsg_put(d->skb, NETLINK_CB(d->cb->skb).portid,
 			  d->cb->nlh->nlmsg_seq, &cache_ext_genl, NLM_F_MULTI,
-			  CACHE_EXT_CMD_POLICY_GET);
+			  cmd);
 	if (!hdr)
-		goto full;
-	if (nla_put_string(d->skb, CACHE_EXT_A_POLICY, info->name) ||
-	    nla_put_u32(d->skb, CACHE_EXT_A_EJECT_REASON, info->eject_reason) ||
-	    nla_put_string(d->skb, CACHE_EXT_A_EJECT_REASON_STR,
-			   cache_ext_eject_reason_str(info->eject_reason)) ||
-	    nla_put_u32(d->skb, CACHE_EXT_A_NR_BINDINGS, info->nr_bindings)) {
+		return 1;
+	if (fill(d->skb, info)) {
 		genlmsg_cancel(d->skb, hdr);
-		goto full;
+		return 1;
 	}
 	genlmsg_end(d->skb, hdr);
+	d->idx++;
 	return 0;
-full:
-	d->idx--;
-	return 1;
+}
+
+static int fill_policy(struct sk_buff *skb, const void *data)
+{
+	const struct cache_ext_policy_info *info = data;
+
+	return nla_put_string(skb, CACHE_EXT_A_POLICY, info->name) ||
+	       nla_put_u32(skb, CACHE_EXT_A_EJECT_REASON, info->eject_reason) ||
+	       nla_put_string(skb, CACHE_EXT_A_EJECT_REASON_STR,
+			      cache_ext_eject_reason_str(info->eject_reason)) ||
+	       nla_put_u32(skb, CACHE_EXT_A_NR_BINDINGS, info->nr_bindings);
+}
+
+static int put_policy(const struct cache_ext_policy_info *info, void *data)
+{
+	return dump_one(data, CACHE_EXT_CMD_POLICY_GET, fill_policy, info);
 }
 
 static int put_stats(struct sk_buff *skb, const struct cache_ext_stats_snapshot *s)
@@ -89,30 +106,19 @@ static int put_stats(struct sk_buff *skb, const struct cache_ext_stats_snapshot 
 	return 0;
 }
 
+static int fill_binding(struct sk_buff *skb, const void *data)
+{
+	const struct cache_ext_binding_info *info = data;
+
+	return nla_put_string(skb, CACHE_EXT_A_POLICY, info->policy) ||
+	       nla_put_u64_64bit(skb, CACHE_EXT_A_CGROUP_ID, info->cgroup_id,
+				 CACHE_EXT_A_PAD) ||
+	       put_stats(skb, &info->stats);
+}
+
 static int put_binding(const struct cache_ext_binding_info *info, void *data)
 {
-	struct dump_state *d = data;
-	void *hdr;
-
-	if (d->idx++ < d->start)
-		return 0;
-	hdr = genlmsg_put(d->skb, NETLINK_CB(d->cb->skb).portid,
-			  d->cb->nlh->nlmsg_seq, &cache_ext_genl, NLM_F_MULTI,
-			  CACHE_EXT_CMD_BINDING_GET);
-	if (!hdr)
-		goto full;
-	if (nla_put_string(d->skb, CACHE_EXT_A_POLICY, info->policy) ||
-	    nla_put_u64_64bit(d->skb, CACHE_EXT_A_CGROUP_ID, info->cgroup_id,
-			      CACHE_EXT_A_PAD) ||
-	    put_stats(d->skb, &info->stats)) {
-		genlmsg_cancel(d->skb, hdr);
-		goto full;
-	}
-	genlmsg_end(d->skb, hdr);
-	return 0;
-full:
-	d->idx--;
-	return 1;
+	return dump_one(data, CACHE_EXT_CMD_BINDING_GET, fill_binding, info);
 }
 
 static int policy_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
