@@ -59,7 +59,8 @@ trap 'rm -rf "$RUN"' EXIT
 {
 	printf 'cd %q 2>/dev/null || cd /\n' "$PWD"
 	if [ $INTERACTIVE -eq 1 ] && [ $# -eq 0 ]; then
-		echo 'exec bash -i'
+		# A controlling terminal, so that job control and ^C work.
+		echo 'exec setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1'
 	else
 		printf '%q ' "$@"
 		echo
