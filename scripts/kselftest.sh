@@ -15,6 +15,11 @@ log=/tmp/kselftest.log
 
 dmesg -c > /dev/null
 
+# Run from outside the kernel tree, the runner does not find our settings
+# file; hand it the timeout directly.
+timeout=$(sed -n 's/^timeout=//p' "$TOP/selftests/cache_ext/settings")
+export kselftest_override_timeout=${timeout:-45}
+
 make -s -C "$TOP/selftests/cache_ext" "$@" run_tests 2>&1 | tee "$log"
 runner=${PIPESTATUS[0]}
 

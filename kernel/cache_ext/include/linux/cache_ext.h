@@ -328,6 +328,7 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp);
 void __cache_ext_folio_accessed(struct folio *folio);
 void __cache_ext_folio_removed(struct folio *folio);
 void __cache_ext_folio_read(struct folio *folio);
+void __cache_ext_folio_migrated(struct folio *old, struct folio *new);
 void cache_ext_memcg_offline(struct mem_cgroup *memcg);
 int cache_ext_memcg_show(struct seq_file *m, void *v);
 ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
@@ -360,6 +361,14 @@ static inline void cache_ext_folio_removed(struct folio *folio)
 		__cache_ext_folio_removed(folio);
 }
 
+/* Migration replaced @old by @new in the page cache. */
+static inline void cache_ext_folio_migrated(struct folio *old,
+					    struct folio *new)
+{
+	if (static_branch_unlikely(&cache_ext_bound))
+		__cache_ext_folio_migrated(old, new);
+}
+
 /* A buffered read is done with @folio: drop it if it was not admitted. */
 static inline void cache_ext_folio_read(struct folio *folio)
 {
@@ -379,6 +388,8 @@ static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp) { }
 static inline void cache_ext_folio_accessed(struct folio *folio) { }
 static inline void cache_ext_folio_removed(struct folio *folio) { }
 static inline void cache_ext_folio_read(struct folio *folio) { }
+static inline void cache_ext_folio_migrated(struct folio *old,
+					    struct folio *new) { }
 static inline void cache_ext_memcg_offline(struct mem_cgroup *memcg) { }
 static inline bool cache_ext_enabled(void)
 {

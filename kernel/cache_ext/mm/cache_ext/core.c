@@ -853,6 +853,31 @@ out:
 }
 
 /*
+ * Called by __folio_migrate_mapping() under the i_pages lock, both folios
+ * locked, @new already in @old's place.  Like removal, this keeps the
+ * registry right even while the policy is being ejected.
+ */
+void __cache_ext_folio_migrated(struct folio *old, struct folio *new)
+{
+	struct cache_ext_binding *binding;
+	struct mem_cgroup *memcg;
+	unsigned long flags;
+
+	if (folio_test_anon(old) || folio_test_swapbacked(old))
+		return;
+
+	rcu_read_lock();
+	memcg = folio_memcg(old);
+	binding = memcg ? rcu_dereference(memcg->cache_ext) : NULL;
+	if (binding) {
+		spin_lock_irqsave(&binding->lock, flags);
+		cache_ext_registry_rekey(binding, old, new);
+		spin_unlock_irqrestore(&binding->lock, flags);
+	}
+	rcu_read_unlock();
+}
+
+/*
  * Called by filemap_read() for each folio it copied from.  A folio the
  * policy did not admit is dropped now, if nobody else uses it: clean, not
  * under writeback, not mapped, and only the reader's reference besides

@@ -162,6 +162,8 @@ int cache_ext_registry_add(struct cache_ext_binding *binding,
 			   bool admitted);
 bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 			       struct folio *folio);
+void cache_ext_registry_rekey(struct cache_ext_binding *binding,
+			      struct folio *old, struct folio *new);
 long cache_ext_registry_size(struct cache_ext_binding *binding);
 long cache_ext_registry_bytes(struct cache_ext_binding *binding);
 long cache_ext_registry_live(void);

@@ -204,6 +204,34 @@ bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 	return true;
 }
 
+/**
+ * cache_ext_registry_rekey - a tracked folio was replaced by a copy
+ * @binding: binding of the folios' cgroup, locked
+ * @old: the folio leaving the page cache
+ * @new: the folio taking its place
+ *
+ * The entry, its place on its list and its flags move to @new.  If @new
+ * cannot be inserted, @old's entry is dropped and @new is not tracked.
+ */
+void cache_ext_registry_rekey(struct cache_ext_binding *binding,
+			      struct folio *old, struct folio *new)
+{
+	struct cache_ext_node *node;
+
+	node = cache_ext_registry_lookup(binding, old);
+	if (!node)
+		return;
+	rhashtable_remove_fast(&binding->registry, &node->hash,
+			       registry_params);
+	node->folio_tag = (unsigned long)new |
+			  (node->folio_tag & CACHE_EXT_NODE_TAGS);
+	if (rhashtable_lookup_insert_key(&binding->registry, &new, &node->hash,
+					 registry_params)) {
+		cache_ext_node_unlink(binding, node);
+		cache_ext_node_free(node);
+	}
+}
+
 int __init cache_ext_registry_setup(void)
 {
 	/* The list id and admission flag live in the folio pointer. */

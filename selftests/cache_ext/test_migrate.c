@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compaction moves cached folios to new pages behind the page cache's
+ * back: the registry must follow them, so that once the files leave the
+ * cache not one entry is left.  Runs before the heavier tests: compacting
+ * a fragmented 2 GiB guest under emulation takes minutes.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "kselftest_harness.h"
+#include "cgroup_util.h"
+#include "cache_ext_util.h"
+#include "fifo.skel.h"
+
+#define NR_FILES	3
+#define FILE_PAGES	4096
+
+static long vmstat(const char *name)
+{
+	char line[128], key[64];
+	long val = -1, v;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", key, &v) == 2 && !strcmp(key, name))
+			val = v;
+	if (f)
+		fclose(f);
+	return val;
+}
+
+static int read_all(const char *cgroup, void *arg)
+{
+	char (*files)[PATH_MAX] = arg;
+	int i;
+
+	for (i = 0; i < NR_FILES; i++)
+		if (read_and_verify(files[i]))
+			return EXIT_FAILURE;
+	return EXIT_SUCCESS;
+}
+
+FIXTURE(migrate) {
+	int unused;
+};
+
+FIXTURE_SETUP(migrate)
+{
+}
+
+FIXTURE_TEARDOWN(migrate)
+{
+}
+
+TEST_F_TIMEOUT(migrate, registry_follows_migration, 240)
+{
+	char files[NR_FILES][PATH_MAX];
+	struct bpf_link *link;
+	struct fifo *skel;
+	long migrated;
+	char *cg;
+	int i;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	ASSERT_EQ(trace_start(), 0);
+	cg = memcg_create("cache_ext_migrate");
+	ASSERT_NE(cg, NULL);
+	for (i = 0; i < NR_FILES; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "migrate%d", i);
+		scratch_path(files[i], PATH_MAX, name);
+		ASSERT_EQ(make_file(files[i], FILE_PAGES), 0);
+	}
+
+	skel = fifo__open();
+	ASSERT_NE(skel, NULL);
+	skel->struct_ops.fifo->cgroup_id = cgroup_id_of(cg);
+	ASSERT_EQ(fifo__load(skel), 0);
+	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	ASSERT_NE(link, NULL);
+	ASSERT_EQ(cg_run(cg, read_all, files), 0);
+
+	migrated = vmstat("pgmigrate_success");
+	ASSERT_GE(write_text("/proc/sys/vm/compact_memory", "1", 1), 0);
+	migrated = vmstat("pgmigrate_success") - migrated;
+	TH_LOG("%ld pages migrated", migrated);
+	ASSERT_GT(migrated, 0) TH_LOG("compaction migrated nothing to check");
+
+	/* Migrated folios still read right, then all leave the cache. */
+	ASSERT_EQ(cg_run(cg, read_all, files), 0);
+	for (i = 0; i < NR_FILES; i++) {
+		ASSERT_EQ(drop_file_cache(files[i]), 0);
+		unlink(files[i]);
+	}
+	bpf_link__destroy(link);
+	EXPECT_EQ(trace_count("cache_ext_unbind: policy=fifo ", "tracked=0 ",
+			      NULL), 1);
+	fifo__destroy(skel);
+	cg_destroy(cg);
+	free(cg);
+}
+
+TEST_HARNESS_MAIN
