@@ -106,6 +106,18 @@ int read_and_verify(const char *path)
 	return ret;
 }
 
+int read_files(char (*paths)[PATH_MAX], int nr)
+{
+	int i, ret;
+
+	for (i = 0; i < nr; i++) {
+		ret = read_and_verify(paths[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 struct cachestat_range {
 	uint64_t off;
 	uint64_t len;

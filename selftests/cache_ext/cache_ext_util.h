@@ -3,6 +3,7 @@
 #ifndef __CACHE_EXT_UTIL_H
 #define __CACHE_EXT_UTIL_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -30,6 +31,9 @@ int check_page(const void *buf, size_t index);
 
 /* Read a file made by make_file() page by page and verify every page. */
 int read_and_verify(const char *path);
+
+/* read_and_verify() each of @nr files; 0 or the first error. */
+int read_files(char (*paths)[PATH_MAX], int nr);
 
 /* Pages of @path in the page cache (cachestat(2)), or -errno. */
 long cached_pages(const char *path);

@@ -90,15 +90,9 @@ FIXTURE_TEARDOWN(evict)
 }
 
 /* Read files A, B, C in that order, checking every page. */
-static int read_all(const char *cgroup, void *arg)
+static int read_all(const char *cgroup, void *files)
 {
-	char (*files)[PATH_MAX] = arg;
-	int i;
-
-	for (i = 0; i < NR_FILES; i++)
-		if (read_and_verify(files[i]))
-			return EXIT_FAILURE;
-	return EXIT_SUCCESS;
+	return read_files(files, NR_FILES) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 static long cached(FIXTURE_DATA(evict) *self, int i)

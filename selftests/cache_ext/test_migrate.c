@@ -36,15 +36,9 @@ static long vmstat(const char *name)
 	return val;
 }
 
-static int read_all(const char *cgroup, void *arg)
+static int read_all(const char *cgroup, void *files)
 {
-	char (*files)[PATH_MAX] = arg;
-	int i;
-
-	for (i = 0; i < NR_FILES; i++)
-		if (read_and_verify(files[i]))
-			return EXIT_FAILURE;
-	return EXIT_SUCCESS;
+	return read_files(files, NR_FILES) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 FIXTURE(migrate) {
