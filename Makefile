@@ -148,8 +148,9 @@ $(BENCH_OUT)/core_overhead: bench/core_overhead.c $(BENCH_COMMON) bpf
 	@$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz
 
 .PHONY: bench-core
-bench-core: kernel $(BENCH_OUT)/core_overhead
-	@$(VM) -t $(VM_TIMEOUT) -- $(BENCH_OUT)/core_overhead
+bench-core: kernel module $(BENCH_OUT)/core_overhead
+	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
+		$(BENCH_OUT)/core_overhead
 
 # --- the demo ------------------------------------------------------------------
 

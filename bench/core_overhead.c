@@ -11,9 +11,13 @@
  *   unbound  this cgroup unbound while other cgroups are bound
  *   noop     bound to noop: hooks + registry, kernel LRU evicts
  *   fifo     bound to fifo: the policy chooses every eviction
+ *   fifo+ctl the same with cache_ext_ctl loaded ($CACHE_EXT_CTL_KO), whose
+ *            tracepoint probe fills the latency histogram on every
+ *            evict_folios() call
  *
- * Reported per setup: CPU time (user + system) per read, the median of
- * the rounds, and its ratio to "off"; pages read from disk per read
+ * Tracing is off while the reads are timed.  Reported per setup: CPU time
+ * (user + system) per read, the median of the rounds, and its ratio to
+ * "off"; pages read from disk per read
  * (pgpgin of /proc/vmstat: the VM does nothing else meanwhile); and the
  * registry's memory per cached folio and as a share of the cgroup's
  * memory, from the cache_ext_unbind tracepoint.
@@ -27,6 +31,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,9 +48,9 @@
 #define NR_READS	20000
 #define ROUNDS		5
 
-enum setup { OFF, UNBOUND, NOOP, FIFO, NR_SETUPS };
+enum setup { OFF, UNBOUND, NOOP, FIFO, FIFO_CTL, NR_SETUPS };
 static const char *const setup_names[NR_SETUPS] = {
-	"off", "unbound", "noop", "fifo"
+	"off", "unbound", "noop", "fifo", "fifo+ctl"
 };
 
 static char file[PATH_MAX];
@@ -117,6 +122,42 @@ static int run_once(const char *cg, struct result *r)
 	return 0;
 }
 
+/* Load (finit_module) or unload cache_ext_ctl; 0 or -1. */
+static int ctl_module(const char *ko, bool load)
+{
+	int fd, ret;
+
+	if (!load)
+		return syscall(__NR_delete_module, "cache_ext_ctl", 0) ? -1 : 0;
+	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = syscall(__NR_finit_module, fd, "", 0);
+	close(fd);
+	return ret ? -1 : 0;
+}
+
+/* evict_folios() calls of the fifo binding, from cache_ext_ctl's sysfs. */
+static long fifo_evict_calls(void)
+{
+	char line[128];
+	long val = 0;
+	FILE *f = fopen("/sys/kernel/cache_ext/policies/fifo/stats", "r");
+	int i;
+
+	/* The module creates the directory from a work item. */
+	for (i = 0; !f && i < 200; i++) {
+		usleep(10000);
+		f = fopen("/sys/kernel/cache_ext/policies/fifo/stats", "r");
+	}
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "evict_calls %ld", &val) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return val;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -134,8 +175,11 @@ int main(int argc, char **argv)
 {
 	double cpu[NR_SETUPS][ROUNDS], misses[NR_SETUPS][ROUNDS];
 	const char *cg_names[NR_SETUPS] = {
-		"bench_off", "bench_unbound", "bench_noop", "bench_fifo"
+		"bench_off", "bench_unbound", "bench_noop", "bench_fifo",
+		"bench_fifo"
 	};
+	const char *ko = getenv("CACHE_EXT_CTL_KO");
+	long evict_calls = 0;
 	char *cg[NR_SETUPS];
 	struct bpf_link *noop_link, *fifo_link;
 	struct noop *noop;
@@ -153,13 +197,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	scratch_path(file, sizeof(file), "bench");
-	if (make_file(file, FILE_PAGES) || trace_start())
+	if (make_file(file, FILE_PAGES))
 		return 1;
-	for (s = 0; s < NR_SETUPS; s++) {
+	for (s = 0; s < FIFO_CTL; s++) {
 		cg[s] = memcg_create(cg_names[s]);
 		if (!cg[s] || cg_write(cg[s], "memory.max", MEMCG_MAX))
 			return 1;
 	}
+	cg[FIFO_CTL] = cg[FIFO];
 
 	/* "off": nothing bound anywhere yet. */
 	for (r = 0; r < ROUNDS; r++) {
@@ -184,13 +229,27 @@ int main(int argc, char **argv)
 	if (!noop_link || !fifo_link)
 		return 1;
 
-	/* The bound setups, interleaved so that drift hits all alike. */
+	/*
+	 * The bound setups, interleaved so that drift hits all alike; the
+	 * module is loaded for the fifo+ctl run of each round and unloaded
+	 * after it.
+	 */
 	for (r = 0; r < ROUNDS; r++) {
 		for (s = UNBOUND; s < NR_SETUPS; s++) {
 			struct result res;
+			long before = 0;
 
+			if (s == FIFO_CTL) {
+				if (!ko || ctl_module(ko, true))
+					break;
+				before = fifo_evict_calls();
+			}
 			if (run_once(cg[s], &res))
 				return 1;
+			if (s == FIFO_CTL) {
+				evict_calls += fifo_evict_calls() - before;
+				ctl_module(ko, false);
+			}
 			cpu[s][r] = res.cpu_us_per_read;
 			misses[s][r] = res.misses_per_read;
 		}
@@ -202,13 +261,29 @@ int main(int argc, char **argv)
 	       "disk reads/read");
 	base = median(cpu[OFF], ROUNDS);
 	for (s = 0; s < NR_SETUPS; s++) {
-		double c = median(cpu[s], ROUNDS);
+		double c;
 
+		if (s == FIFO_CTL && !evict_calls)
+			break;
+		c = median(cpu[s], ROUNDS);
 		printf("%-10s %16.2f %11.3fx %16.3f\n", setup_names[s], c,
 		       c / base, median(misses[s], ROUNDS));
 	}
+	if (evict_calls) {
+		double per_run = (double)evict_calls / ROUNDS;
+		double diff = median(cpu[FIFO_CTL], ROUNDS) -
+			      median(cpu[FIFO], ROUNDS);
+
+		/* What 5% run-to-run noise of a read amounts to per call. */
+		printf("\nhistogram probe: %+.0f ns per evict_folios() call (fifo+ctl - fifo, %.0f calls per run); resolution of this measurement: +-%.0f ns\n",
+		       diff * 1000.0 * NR_READS / per_run, per_run,
+		       0.05 * median(cpu[FIFO], ROUNDS) * 1000.0 * NR_READS /
+		       per_run);
+	}
 
 	/* Registry size: unbind fifo while its cgroup is full. */
+	if (trace_start())
+		return 1;
 	{
 		long current = cg_read_long(cg[FIFO], "memory.current");
 		char line[512] = "", *p;
@@ -233,7 +308,7 @@ int main(int argc, char **argv)
 	noop__destroy(noop);
 	fifo__destroy(fifo);
 	unlink(file);
-	for (s = 0; s < NR_SETUPS; s++) {
+	for (s = 0; s < FIFO_CTL; s++) {
 		cg_destroy(cg[s]);
 		free(cg[s]);
 	}
