@@ -266,21 +266,30 @@ struct cache_ext_binding *cache_ext_binding_of(struct mem_cgroup *memcg)
 	return NULL;
 }
 
+/* End every binding of @policy; returns after their exit()s. */
+static void unbind_policy(struct cache_ext_policy *policy)
+{
+	struct cache_ext_binding *binding, *tmp;
+	LIST_HEAD(dead);
+
+	lockdep_assert_held(&cache_ext_mutex);
+
+	list_for_each_entry_safe(binding, tmp, &policy->bindings, policy_node)
+		unpublish_binding(binding, &dead);
+	synchronize_rcu();
+	destroy_bindings(&dead);
+}
+
 /* Unbind an ejected policy everywhere; it stays registered until unloaded. */
 static void eject_workfn(struct work_struct *work)
 {
 	struct cache_ext_policy *policy =
 		container_of(work, struct cache_ext_policy, eject_work);
-	struct cache_ext_binding *binding, *tmp;
-	LIST_HEAD(dead);
 
 	mutex_lock(&cache_ext_mutex);
 	notify(CACHE_EXT_EVENT_EJECTED, policy->ops->name, 0,
 	       atomic_read(&policy->eject_reason));
-	list_for_each_entry_safe(binding, tmp, &policy->bindings, policy_node)
-		unpublish_binding(binding, &dead);
-	synchronize_rcu();
-	destroy_bindings(&dead);
+	unbind_policy(policy);
 	mutex_unlock(&cache_ext_mutex);
 }
 
@@ -505,9 +514,7 @@ out_free:
  */
 void cache_ext_policy_unregister(struct cache_ext_ops *ops)
 {
-	struct cache_ext_binding *binding, *tmp;
 	struct cache_ext_policy *policy;
-	LIST_HEAD(dead);
 
 	mutex_lock(&cache_ext_mutex);
 	policy = policy_find_by_ops(ops);
@@ -522,10 +529,7 @@ void cache_ext_policy_unregister(struct cache_ext_ops *ops)
 	flush_work(&policy->eject_work);
 
 	mutex_lock(&cache_ext_mutex);
-	list_for_each_entry_safe(binding, tmp, &policy->bindings, policy_node)
-		unpublish_binding(binding, &dead);
-	synchronize_rcu();
-	destroy_bindings(&dead);
+	unbind_policy(policy);
 	notify(CACHE_EXT_EVENT_UNREGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE);
 	mutex_unlock(&cache_ext_mutex);
 	kfree(policy);
@@ -731,21 +735,26 @@ EXPORT_SYMBOL_GPL(cache_ext_unregister_notifier);
 /* ------------------------------------------------------------------ */
 
 /*
- * The active binding of a file folio's cgroup, or NULL.  Anonymous and
- * shmem folios are never a policy's business.  Caller holds the RCU read
- * lock.
+ * The binding of a file folio's cgroup, or NULL, whatever its state: the
+ * registry must stay exact even while a policy is set up or ejected.
+ * Anonymous and shmem folios are never a policy's business.  Caller
+ * holds the RCU read lock.
  */
-static struct cache_ext_binding *folio_binding(struct folio *folio)
+static struct cache_ext_binding *folio_any_binding(struct folio *folio)
 {
-	struct cache_ext_binding *binding;
 	struct mem_cgroup *memcg;
 
 	if (folio_test_anon(folio) || folio_test_swapbacked(folio))
 		return NULL;
 	memcg = folio_memcg(folio);
-	if (!memcg)
-		return NULL;
-	binding = rcu_dereference(memcg->cache_ext);
+	return memcg ? rcu_dereference(memcg->cache_ext) : NULL;
+}
+
+/* The binding of a folio's cgroup if its policy may be called, or NULL. */
+static struct cache_ext_binding *folio_binding(struct folio *folio)
+{
+	struct cache_ext_binding *binding = folio_any_binding(folio);
+
 	if (!binding || READ_ONCE(binding->state) != CACHE_EXT_BINDING_ACTIVE ||
 	    atomic_read(&binding->policy->eject_reason))
 		return NULL;
@@ -828,16 +837,11 @@ void __cache_ext_folio_accessed(struct folio *folio)
 void __cache_ext_folio_removed(struct folio *folio)
 {
 	struct cache_ext_binding *binding;
-	struct mem_cgroup *memcg;
 	unsigned long flags;
 	bool tracked;
 
-	if (folio_test_anon(folio) || folio_test_swapbacked(folio))
-		return;
-
 	rcu_read_lock();
-	memcg = folio_memcg(folio);
-	binding = memcg ? rcu_dereference(memcg->cache_ext) : NULL;
+	binding = folio_any_binding(folio);
 	if (!binding)
 		goto out;
 
@@ -860,15 +864,10 @@ out:
 void __cache_ext_folio_migrated(struct folio *old, struct folio *new)
 {
 	struct cache_ext_binding *binding;
-	struct mem_cgroup *memcg;
 	unsigned long flags;
 
-	if (folio_test_anon(old) || folio_test_swapbacked(old))
-		return;
-
 	rcu_read_lock();
-	memcg = folio_memcg(old);
-	binding = memcg ? rcu_dereference(memcg->cache_ext) : NULL;
+	binding = folio_any_binding(old);
 	if (binding) {
 		spin_lock_irqsave(&binding->lock, flags);
 		cache_ext_registry_rekey(binding, old, new);
