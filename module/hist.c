@@ -126,19 +126,12 @@ static const struct file_operations latency_fops = {
 static int stats_one(const struct cache_ext_binding_info *info, void *data)
 {
 	struct seq_file *m = data;
-	const struct cache_ext_stats_snapshot *s = &info->stats;
+	char buf[512];
 
 	if (info->cgroup_id != (u64)(unsigned long)m->private)
 		return 0;
-	seq_printf(m, "policy %s\n", info->policy);
-	seq_printf(m, "evict_calls %llu\nrequested %llu\nproposed %llu\n",
-		   s->evict_calls, s->requested, s->proposed);
-	seq_printf(m, "accepted %llu\nrejected %llu\nreclaimed %llu\n",
-		   s->accepted, s->rejected, s->reclaimed);
-	seq_printf(m, "fallback %llu\nerrors %llu\nuntracked %llu\n",
-		   s->fallback, s->errors, s->untracked);
-	seq_printf(m, "not_admitted %llu\ntracked %llu\nregistry_bytes %llu\n",
-		   s->not_admitted, s->tracked, s->registry_bytes);
+	cache_ext_ctl_stats_text(&info->stats, buf, sizeof(buf));
+	seq_printf(m, "policy %s\n%s", info->policy, buf);
 	return 1;
 }
 

@@ -106,6 +106,31 @@ static const struct attribute_group top_group = {
 
 /* ---- per-policy files ---- */
 
+/**
+ * cache_ext_ctl_stats_text - a binding's counters as "<name> <value>" lines
+ * @s: the counters
+ * @buf: where to write
+ * @len: size of @buf
+ *
+ * The one format of /sys/kernel/cache_ext/policies/<name>/stats and of
+ * debugfs .../<cgroup id>/stats.
+ *
+ * Return: bytes written.
+ */
+int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
+			     char *buf, size_t len)
+{
+	return scnprintf(buf, len,
+			 "evict_calls %llu\nrequested %llu\nproposed %llu\n"
+			 "accepted %llu\nrejected %llu\nreclaimed %llu\n"
+			 "fallback %llu\nerrors %llu\nuntracked %llu\n"
+			 "not_admitted %llu\ntracked %llu\nregistry_bytes %llu\n",
+			 s->evict_calls, s->requested, s->proposed, s->accepted,
+			 s->rejected, s->reclaimed, s->fallback, s->errors,
+			 s->untracked, s->not_admitted, s->tracked,
+			 s->registry_bytes);
+}
+
 struct state_query {
 	const char *name;
 	enum cache_ext_eject_reason reason;
@@ -172,15 +197,7 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 	struct cache_ext_stats_snapshot s = {};
 
 	cache_ext_walk_bindings(kobj_policy(kobj), add_stats, &s);
-	return sysfs_emit(buf,
-			  "evict_calls %llu\nrequested %llu\nproposed %llu\n"
-			  "accepted %llu\nrejected %llu\nreclaimed %llu\n"
-			  "fallback %llu\nerrors %llu\nuntracked %llu\n"
-			  "not_admitted %llu\ntracked %llu\nregistry_bytes %llu\n",
-			  s.evict_calls, s.requested, s.proposed, s.accepted,
-			  s.rejected, s.reclaimed, s.fallback, s.errors,
-			  s.untracked, s.not_admitted, s.tracked,
-			  s.registry_bytes);
+	return cache_ext_ctl_stats_text(&s, buf, PAGE_SIZE);
 }
 
 static ssize_t kill_store(struct kobject *kobj, struct kobj_attribute *attr,
