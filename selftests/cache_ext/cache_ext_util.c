@@ -265,13 +265,17 @@ long trace_count(const char *first, ...)
 	return count;
 }
 
+int write_str(const char *path, const char *val)
+{
+	return write_text(path, (char *)val, strlen(val)) < 0 ? -errno : 0;
+}
+
 int set_core_param(const char *name, long val)
 {
 	char path[256], buf[32];
-	int len;
 
 	snprintf(path, sizeof(path), "/sys/module/cache_ext/parameters/%s",
 		 name);
-	len = snprintf(buf, sizeof(buf), "%ld", val);
-	return write_text(path, buf, len) < 0 ? -errno : 0;
+	snprintf(buf, sizeof(buf), "%ld", val);
+	return write_str(path, buf);
 }

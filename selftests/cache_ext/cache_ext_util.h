@@ -65,6 +65,9 @@ int trace_start(void);
  */
 long trace_count(const char *first, ...);
 
+/* Write the string @val to @path: 0 or -errno (of the write itself). */
+int write_str(const char *path, const char *val);
+
 /* Write @val to /sys/module/cache_ext/parameters/@name. */
 int set_core_param(const char *name, long val);
 

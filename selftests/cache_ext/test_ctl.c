@@ -77,11 +77,6 @@ static int wait_for(const char *path, const char *want)
 	return -ETIMEDOUT;
 }
 
-static int write_file(const char *path, const char *val)
-{
-	return write_text(path, (char *)val, strlen(val)) < 0 ? -errno : 0;
-}
-
 static int read_file_loop(const char *cgroup, void *path)
 {
 	int i;
@@ -125,7 +120,7 @@ FIXTURE_SETUP(ctl)
 	snprintf(self->policy_dir, sizeof(self->policy_dir),
 		 SYSFS "/policies/fifo");
 	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", self->cg);
-	ASSERT_EQ(write_file(sel, "fifo"), 0);
+	ASSERT_EQ(write_str(sel, "fifo"), 0);
 }
 
 FIXTURE_TEARDOWN(ctl)
@@ -187,7 +182,7 @@ TEST_F(ctl, latency_histogram_counts_calls)
 	EXPECT_EQ(atol(total + 8), trace_count("cache_ext_evict:", id, NULL));
 
 	/* Writing resets. */
-	ASSERT_EQ(write_file(path, "0"), 0);
+	ASSERT_EQ(write_str(path, "0"), 0);
 	ASSERT_EQ(read_file(path, buf, sizeof(buf)), 0);
 	EXPECT_NE(strstr(buf, "# total 0\n"), NULL);
 }
@@ -200,10 +195,10 @@ TEST_F(ctl, kill_ejects)
 	path_of(path, self->policy_dir, "state");
 	ASSERT_EQ(wait_for(path, "active\n"), 0);
 	path_of(path, self->policy_dir, "kill");
-	EXPECT_EQ(write_file(path, "0"), -EINVAL);
-	EXPECT_EQ(write_file(path, "banana"), -EINVAL);
-	ASSERT_EQ(write_file(path, "1"), 0);
-	EXPECT_EQ(write_file(path, "1"), -EALREADY);
+	EXPECT_EQ(write_str(path, "0"), -EINVAL);
+	EXPECT_EQ(write_str(path, "banana"), -EINVAL);
+	ASSERT_EQ(write_str(path, "1"), 0);
+	EXPECT_EQ(write_str(path, "1"), -EALREADY);
 
 	path_of(path, self->policy_dir, "state");
 	EXPECT_EQ(wait_for(path, "ejected: killed by an administrator\n"), 0);
@@ -291,7 +286,7 @@ TEST_F(ctl, model_roundtrip_and_score)
 	char buf[4096];
 	long version;
 
-	ASSERT_EQ(write_file(MODELS "/load", test_model), 0);
+	ASSERT_EQ(write_str(MODELS "/load", test_model), 0);
 	ASSERT_EQ(read_file(MODELS "/test_model/summary", buf, sizeof(buf)), 0);
 	TH_LOG("%s", buf);
 	EXPECT_NE(strstr(buf, "features 3\nbias -100\nthreshold 5\nweight_scale 1000\n"), NULL);
@@ -321,16 +316,16 @@ TEST_F(ctl, model_roundtrip_and_score)
 	/* A new version replaces the old one as a whole. */
 	strcpy(buf, test_model);
 	memcpy(strstr(buf, "bias -100"), "bias +900", 9);
-	ASSERT_EQ(write_file(MODELS "/load", buf), 0);
+	ASSERT_EQ(write_str(MODELS "/load", buf), 0);
 	EXPECT_EQ(model_version(), version + 1);
 	ASSERT_EQ(run_score(skel, 15, 0, 1000, &a), 0);
 	EXPECT_EQ(a.logit, expected_logit(a.features, 900));
 
-	ASSERT_EQ(write_file(MODELS "/unload", "test_model"), 0);
+	ASSERT_EQ(write_str(MODELS "/unload", "test_model"), 0);
 	EXPECT_NE(access(MODELS "/test_model", F_OK), 0);
 	ASSERT_EQ(run_score(skel, 15, 0, 1000, &a), 0);
 	EXPECT_EQ(a.ret, -ENOENT);
-	EXPECT_EQ(write_file(MODELS "/unload", "test_model"), -ENOENT);
+	EXPECT_EQ(write_str(MODELS "/unload", "test_model"), -ENOENT);
 	model_score__destroy(skel);
 }
 
@@ -366,11 +361,11 @@ TEST_F(ctl, model_bad_input_rejected)
 	size_t i;
 	int n;
 
-	ASSERT_EQ(write_file(MODELS "/load", test_model), 0);
+	ASSERT_EQ(write_str(MODELS "/load", test_model), 0);
 	ASSERT_EQ(read_file(DEBUGFS "/models", before, sizeof(before)), 0);
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		EXPECT_EQ(write_file(MODELS "/load", bad[i].text), -bad[i].err)
+		EXPECT_EQ(write_str(MODELS "/load", bad[i].text), -bad[i].err)
 			TH_LOG("case %zu", i);
 
 	/* 17 features: too many. */
@@ -379,11 +374,11 @@ TEST_F(ctl, model_bad_input_rejected)
 	for (i = 0; i < 17; i++)
 		n += snprintf(text + n, sizeof(text) - n,
 			      "feature f%zu 1 edges weights 1\n", i);
-	EXPECT_EQ(write_file(MODELS "/load", text), -E2BIG);
+	EXPECT_EQ(write_str(MODELS "/load", text), -E2BIG);
 
 	ASSERT_EQ(read_file(DEBUGFS "/models", after, sizeof(after)), 0);
 	EXPECT_STREQ(before, after);
-	write_file(MODELS "/unload", "test_model");
+	write_str(MODELS "/unload", "test_model");
 }
 
 /* ---- the generic netlink family ---- */
@@ -608,7 +603,7 @@ TEST_F(ctl, netlink_dump_bind_events)
 	EXPECT_STREQ(m.policy, "fifo");
 
 	/* An ejection is announced with its reason. */
-	ASSERT_EQ(write_file(SYSFS "/policies/fifo/kill", "1"), 0);
+	ASSERT_EQ(write_str(SYSFS "/policies/fifo/kill", "1"), 0);
 	ASSERT_EQ(nl_wait_event(&ev, CACHE_EXT_EV_EJECTED, &m), 0);
 	EXPECT_STREQ(m.policy, "fifo");
 	EXPECT_STREQ(m.reason_str, "killed by an administrator");

@@ -361,7 +361,7 @@ static int select_policy(const char *cg, const char *val)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/memory.cache_ext", cg);
-	return write_text(path, (char *)val, strlen(val)) < 0 ? -errno : 0;
+	return write_str(path, val);
 }
 
 /*
