@@ -22,7 +22,8 @@ BPFTOOL		:= $(BPFTOOL_OUT)/bootstrap/bpftool
 VMLINUX_H	:= $(B)/include/vmlinux.h
 
 # Policies, and the test-only policies of the selftests, built alike.
-BPF_SRCS	:= $(wildcard bpf/*.bpf.c selftests/cache_ext/progs/*.bpf.c)
+BPF_SRCS	:= $(wildcard bpf/*.bpf.c selftests/cache_ext/progs/*.bpf.c \
+			  tools/cachectl/tests/*.bpf.c)
 BPF_OBJS	:= $(addprefix $(B)/bpf/,$(notdir $(BPF_SRCS:.bpf.c=.bpf.o)))
 BPF_SKELS	:= $(BPF_OBJS:.bpf.o=.skel.h)
 BPF_HDRS	:= $(wildcard bpf/include/*.h)
@@ -37,10 +38,10 @@ VM_TIMEOUT	?= 1200
 
 export PATH	:= /usr/lib/ccache:$(PATH)
 
-.PHONY: all help deps kernel bpf selftests kselftest check run patches \
+.PHONY: all help deps kernel bpf tools selftests kselftest check run patches \
 	vm vm-shell clean distclean FORCE
 
-all: kernel module bpf selftests
+all: kernel module bpf tools selftests
 
 help:
 	@echo 'make run        build everything, boot the VM, demo a policy'
@@ -50,7 +51,7 @@ help:
 	@echo 'make vm CMD=".."  run a command in the VM;  make vm-shell: interactive'
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
 	@echo 'make deps       install the Debian packages the build needs'
-	@echo 'make kernel | module | bpf | selftests   build one part'
+	@echo 'make kernel | module | bpf | tools | selftests   build one part'
 
 deps:
 	@scripts/deps.sh
@@ -97,6 +98,7 @@ $(B)/bpf/%.bpf.o: $(1)/%.bpf.c $(BPF_HDRS) $(VMLINUX_H) $(LIBBPF_A)
 endef
 $(eval $(call bpf_rule,bpf))
 $(eval $(call bpf_rule,selftests/cache_ext/progs))
+$(eval $(call bpf_rule,tools/cachectl/tests))
 
 $(B)/bpf/%.skel.h: $(B)/bpf/%.bpf.o $(BPFTOOL)
 	@$(BPFTOOL) gen skeleton $< name $(notdir $(<:.bpf.o=)) > $@.tmp && mv $@.tmp $@
@@ -114,32 +116,66 @@ $(CTL_KO): Kbuild $(wildcard module/*) $(VMLINUX)
 	@mkdir -p $(EXTMOD)
 	@rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' \
 		--exclude='*.mod*' --exclude='modules.order' module Kbuild $(EXTMOD)/
+	@# kbuild does not relink an external module when only vmlinux changed,
+	@# and the module's BTF is split BTF on top of vmlinux's: relink it.
+	@rm -f $(CTL_KO)
 	@$(MAKE) -s -C $(KOUT) M=$(EXTMOD) modules
 
 .PHONY: module
 module: $(CTL_KO)
 
+# --- tools: cachectl and its host tests -------------------------------------
+
+CACHECTL_DIR	:= tools/cachectl
+CACHECTL	:= $(B)/cachectl/cachectl
+TOOLS_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+		   -Wno-missing-field-initializers -Wno-format-truncation -Werror \
+		   -I$(LIBBPF_INC) -Imodule -I$(CACHECTL_DIR)
+TOOLS_LIBS	:= $(LIBBPF_A) -lelf -lz -lmnl -ljson-c -lm
+CACHECTL_HDRS	:= $(wildcard $(CACHECTL_DIR)/*.h) module/cache_ext_nl.h
+# What the host tests link: the parsers, without commands or netlink.
+CACHECTL_LIB	:= $(addprefix $(CACHECTL_DIR)/,model.c setvar.c cgroup.c \
+		   hist.c struct_ops.c util.c)
+
+$(CACHECTL): $(wildcard $(CACHECTL_DIR)/*.c) $(CACHECTL_HDRS) $(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(TOOLS_CFLAGS) -o $@ $(wildcard $(CACHECTL_DIR)/*.c) $(TOOLS_LIBS)
+
+$(B)/tests/test_cachectl: $(CACHECTL_DIR)/tests/test_cachectl.c $(CACHECTL_LIB) \
+		$(CACHECTL_HDRS) $(B)/bpf/knobs.bpf.o $(B)/bpf/fifo.bpf.o
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(TOOLS_CFLAGS) -DBPF_OBJ_DIR='"$(B)/bpf"' -o $@ $< \
+		$(CACHECTL_LIB) $(TOOLS_LIBS)
+
+HOST_TESTS	:= $(B)/tests/test_cachectl
+
+tools: $(CACHECTL) $(HOST_TESTS)
+
 # --- selftests ---------------------------------------------------------------
 
 SELFTEST_VARS := KSELFTEST_DIR=$(KSELFTEST_DIR) OUTPUT=$(SELFTEST_OUT) CTL_DIR=$(TOP)/module \
+	CACHECTL_DIR=$(TOP)/$(CACHECTL_DIR) \
 	BPF_OBJ_DIR=$(B)/bpf LIBBPF_A=$(LIBBPF_A) LIBBPF_INC=$(LIBBPF_INC)
 
-selftests: bpf
+selftests: bpf tools
 	@$(MAKE) -s -C selftests/cache_ext $(SELFTEST_VARS)
 
 kselftest: kernel module selftests
 	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
-		$(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
+		CACHECTL=$(CACHECTL) $(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
 
 check: kernel module selftests
-	@CACHE_EXT_CTL_KO=$(CTL_KO) scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
+	@CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) \
+		scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
 
 # --- benchmarks (not tests: they print numbers) -------------------------------
 
 BENCH_OUT	:= $(B)/bench
 BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Werror -I$(B)/bpf -I$(LIBBPF_INC) \
-		   -Iselftests/cache_ext -I$(KSELFTEST_DIR)/cgroup
-BENCH_COMMON	:= selftests/cache_ext/cache_ext_util.c \
+		   -Iselftests/cache_ext -I$(KSELFTEST_DIR)/cgroup -Itools/cachectl
+BENCH_COMMON	:= selftests/cache_ext/cache_ext_util.c tools/cachectl/struct_ops.c \
 		   $(KSELFTEST_DIR)/cgroup/cgroup_util.c
 
 $(BENCH_OUT)/core_overhead: bench/core_overhead.c $(BENCH_COMMON) bpf

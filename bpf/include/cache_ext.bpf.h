@@ -80,15 +80,17 @@ static __always_inline u64 cache_ext_folio_ino(struct folio *folio)
 }
 
 /*
- * Is the folio busy: still being read in, locked, or under writeback?
- * Reclaim would skip it, so proposing it wastes a candidate slot.
+ * Is the folio busy: still being read in, locked, dirty or under
+ * writeback?  Reclaim cannot free it now (the kernel declines dirty and
+ * writeback candidates and leaves them to the flushers), so proposing it
+ * wastes a candidate slot.
  */
 static __always_inline bool cache_ext_folio_busy(struct folio *folio)
 {
 	unsigned long flags = BPF_CORE_READ(folio, flags);
 
 	return (flags & (1UL << PG_locked)) || (flags & (1UL << PG_writeback)) ||
-	       !(flags & (1UL << PG_uptodate));
+	       (flags & (1UL << PG_dirty)) || !(flags & (1UL << PG_uptodate));
 }
 
 #endif /* __CACHE_EXT_BPF_H */

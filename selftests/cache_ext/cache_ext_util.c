@@ -17,6 +17,7 @@
 
 #include "cgroup_util.h"
 #include "cache_ext_util.h"
+#include "hostile.skel.h"
 
 #ifndef __NR_cachestat
 #define __NR_cachestat 451
@@ -171,40 +172,6 @@ uint64_t cgroup_id_of(const char *path)
 	return stat(path, &st) ? 0 : st.st_ino;
 }
 
-int struct_ops_set_name(struct bpf_object *obj, struct bpf_map *map,
-			const char *name)
-{
-	const struct btf *btf = bpf_object__btf(obj);
-	const struct btf_type *t;
-	const struct btf_member *m;
-	size_t size, len = strlen(name);
-	char *data;
-	int i;
-
-	t = btf__type_by_id(btf, bpf_map__btf_value_type_id(map));
-	data = bpf_map__initial_value(map, &size);
-	if (!t || !btf_is_struct(t) || !data)
-		return -EINVAL;
-
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		long msize;
-
-		if (strcmp(btf__name_by_offset(btf, m->name_off), "name"))
-			continue;
-		msize = btf__resolve_size(btf, m->type);
-		if (msize <= 0 || btf_member_bit_offset(t, i) / 8 + msize > size)
-			return -EINVAL;
-		if (len >= (size_t)msize)
-			return -ENAMETOOLONG;
-		data += btf_member_bit_offset(t, i) / 8;
-		memset(data, 0, msize);
-		memcpy(data, name, len);
-		return 0;
-	}
-	return -ENOENT;
-}
-
 int set_lru_gen(int on)
 {
 	const char *path = "/sys/kernel/mm/lru_gen/enabled";
@@ -278,4 +245,29 @@ int set_core_param(const char *name, long val)
 		 name);
 	snprintf(buf, sizeof(buf), "%ld", val);
 	return write_str(path, buf);
+}
+
+struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
+				struct hostile **skel)
+{
+	struct bpf_map *map, *chosen = NULL;
+
+	*skel = hostile__open();
+	if (!*skel)
+		return NULL;
+	bpf_object__for_each_map(map, (*skel)->obj) {
+		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
+			continue;
+		if (strcmp(bpf_map__name(map), name)) {
+			bpf_map__set_autocreate(map, false);
+			continue;
+		}
+		chosen = map;
+		/* All four maps share the skeleton's shadow layout. */
+		((typeof((*skel)->struct_ops.hostile_dup))
+			bpf_map__initial_value(map, NULL))->cgroup_id = cgroup_id;
+	}
+	if (!chosen || hostile__load(*skel))
+		return NULL;
+	return bpf_map__attach_struct_ops(chosen);
 }

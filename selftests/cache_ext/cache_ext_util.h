@@ -72,13 +72,18 @@ int write_str(const char *path, const char *val);
 int set_core_param(const char *name, long val);
 
 struct bpf_map;
-struct bpf_object;
+struct hostile;
+struct bpf_link;
 
 /*
- * Set the name member of a not yet loaded struct_ops map, found by BTF
- * (libbpf's skeleton cannot expose char arrays).  Returns 0 or -errno.
+ * Load hostile.bpf.o with only its struct_ops map @name, bound to
+ * @cgroup_id, and attach it.  Returns the link, or NULL; *@skel must be
+ * destroyed by the caller either way.
  */
-int struct_ops_set_name(struct bpf_object *obj, struct bpf_map *map,
-			const char *name);
+struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
+				struct hostile **skel);
+
+/* struct_ops_set_name(), shared with cachectl. */
+#include "struct_ops.h"
 
 #endif /* __CACHE_EXT_UTIL_H */

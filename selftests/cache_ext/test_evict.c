@@ -229,36 +229,6 @@ TEST_F(evict, noop_falls_back)
 	noop__destroy(skel);
 }
 
-/*
- * Load hostile.bpf.o with only the struct_ops map @name, bound to the
- * fixture's cgroup, and attach it.  Returns the link; *@skel must be
- * destroyed by the caller.
- */
-static struct bpf_link *attach_hostile(FIXTURE_DATA(evict) *self,
-				       const char *name, struct hostile **skel)
-{
-	struct bpf_map *map, *chosen = NULL;
-
-	*skel = hostile__open();
-	if (!*skel)
-		return NULL;
-	bpf_object__for_each_map(map, (*skel)->obj) {
-		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
-			continue;
-		if (strcmp(bpf_map__name(map), name)) {
-			bpf_map__set_autocreate(map, false);
-			continue;
-		}
-		chosen = map;
-		/* All four maps share the skeleton's shadow layout. */
-		((typeof((*skel)->struct_ops.hostile_dup))
-			bpf_map__initial_value(map, NULL))->cgroup_id = self->cg_id;
-	}
-	if (!chosen || hostile__load(*skel))
-		return NULL;
-	return bpf_map__attach_struct_ops(chosen);
-}
-
 /* Bind fifo to the fixture's cgroup, retrying while it is still busy. */
 static struct bpf_link *attach_fifo_when_free(FIXTURE_DATA(evict) *self,
 					      struct fifo **skel)
@@ -294,7 +264,7 @@ static void run_hostile(struct __test_metadata *_metadata,
 	struct fifo *fifo;
 	char ejected[96];
 
-	link = attach_hostile(self, name, &skel);
+	link = attach_hostile(self->cg_id, name, &skel);
 	ASSERT_NE(link, NULL) TH_LOG("attach %s: %s", name, strerror(errno));
 
 	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
@@ -342,7 +312,7 @@ TEST_F(evict, failing_init_refused)
 	struct hostile *skel;
 	struct fifo *fifo;
 
-	link = attach_hostile(self, "hostile_init", &skel);
+	link = attach_hostile(self->cg_id, "hostile_init", &skel);
 	EXPECT_EQ(link, NULL);
 	EXPECT_EQ(errno, EPERM);
 	hostile__destroy(skel);
@@ -399,7 +369,7 @@ TEST_F(evict, select_through_cgroupfs)
 
 	/* init() failing for a cgroup refuses it and ejects the policy. */
 	self->cg_id = 0;	/* register hostile_init unbound */
-	init_link = attach_hostile(self, "hostile_init", &failing);
+	init_link = attach_hostile(self->cg_id, "hostile_init", &failing);
 	ASSERT_NE(init_link, NULL);
 	EXPECT_EQ(select_policy(self->cg, "hostile_init"), -EPERM);
 	EXPECT_EQ(cg_read_strcmp(self->cg, "memory.cache_ext", "default\n"), 0);
@@ -456,6 +426,83 @@ TEST_F(evict, dirty_data_survives)
 
 	bpf_link__destroy(link);
 	evict_newest__destroy(skel);
+}
+
+/*
+ * Writing more than memory.max while the policy is bound: the head of the
+ * FIFO is dirty for a while, the core declines those candidates, the
+ * flushers are woken and the LRU makes up the rest.  Regression test: the
+ * policy's clean candidates once hid the dirty ones from MGLRU's flusher
+ * wake-up, and the writer was OOM-killed within milliseconds.
+ */
+#define BURST_MIB	40
+
+/* Writes @mib MiB of 0x5a in 1 MiB writes, as fast as dd would. */
+static int write_burst(const char *path, int mib)
+{
+	static char buf[1 << 20];
+	int fd, i, ret = 0;
+
+	memset(buf, 0x5a, sizeof(buf));
+	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < mib && !ret; i++)
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+			ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+static int burst_reads_back(const char *path, int mib)
+{
+	static char buf[1 << 20];
+	int fd, i, ret = 0;
+	size_t j;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < mib && !ret; i++) {
+		if (read(fd, buf, sizeof(buf)) != sizeof(buf))
+			ret = -EIO;
+		for (j = 0; j < sizeof(buf) && !ret; j++)
+			if (buf[j] != 0x5a)
+				ret = -EIO;
+	}
+	if (!ret && read(fd, buf, 1) != 0)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+static int read_then_write(const char *cgroup, void *arg)
+{
+	char (*files)[PATH_MAX] = arg;
+
+	if (read_files(files, 1))
+		return EXIT_FAILURE;
+	return write_burst(files[1], BURST_MIB) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+TEST_F(evict, writeback_pressure_no_oom)
+{
+	struct fifo *skel = ATTACH(fifo, fifo, self);
+	struct bpf_link *link;
+
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	ASSERT_NE(link, NULL);
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "16M"), 0);
+
+	/* 40 MiB written through a 16 MiB cgroup, after 16 MiB read. */
+	EXPECT_EQ(cg_run(self->cg, read_then_write, self->files), 0);
+	EXPECT_EQ(cg_read_key_long(self->cg, "memory.events", "oom_kill "), 0);
+	sync();
+	EXPECT_EQ(burst_reads_back(self->files[1], BURST_MIB), 0);
+
+	bpf_link__destroy(link);
+	fifo__destroy(skel);
 }
 
 /* A refused file reads back intact and leaves (almost) nothing cached. */
@@ -554,7 +601,7 @@ TEST_F(evict, churn_under_pressure)
 		if (i % 2) {
 			struct hostile *h;
 
-			link = attach_hostile(self, "hostile_many", &h);
+			link = attach_hostile(self->cg_id, "hostile_many", &h);
 			EXPECT_NE(link, NULL);
 			usleep(200000);
 			bpf_link__destroy(link);

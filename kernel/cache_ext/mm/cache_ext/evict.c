@@ -23,6 +23,7 @@
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/swap.h>
+#include <linux/writeback.h>
 
 #include <trace/events/cache_ext.h>
 
@@ -217,21 +218,36 @@ __bpf_kfunc_end_defs();
 /*
  * Take a reference on a candidate and isolate it from the LRU, unless it
  * changed since it was proposed: freed, moved to another cgroup or node,
- * truncated, or already isolated by someone else.  Dirty, writeback,
- * mapped and locked folios are isolated as any reclaim would, and
- * shrink_folio_list() gives them the usual treatment.
+ * truncated, or already isolated by someone else.  Mapped and locked
+ * folios are isolated as any reclaim would, and shrink_folio_list() gives
+ * them the usual treatment.  Dirty and writeback folios are declined and
+ * left to the flushers, as MGLRU does: isolating them only to put them
+ * back would spend the caller's scan budget on folios that cannot be
+ * freed, and a policy that keeps proposing them (a FIFO whose head is
+ * being written) would starve reclaim into an OOM kill.
  */
-static bool isolate_candidate(struct lruvec *lruvec, struct folio *folio)
+enum isolate_result { ISOLATED, DECLINED_DIRTY, REJECTED };
+
+static enum isolate_result isolate_candidate(struct lruvec *lruvec,
+					     struct folio *folio)
 {
-	bool ok;
+	enum isolate_result ret = REJECTED;
 
 	if (!folio_try_get(folio))
-		return false;
-	ok = !folio_test_anon(folio) && !folio_test_swapbacked(folio) &&
-	     READ_ONCE(folio->mapping) && folio_lruvec(folio) == lruvec &&
-	     !folio_test_unevictable(folio) && folio_isolate_lru(folio);
+		return REJECTED;
+	if (folio_test_anon(folio) || folio_test_swapbacked(folio) ||
+	    !READ_ONCE(folio->mapping) || folio_lruvec(folio) != lruvec ||
+	    folio_test_unevictable(folio))
+		goto out;
+	if (folio_test_dirty(folio) || folio_test_writeback(folio)) {
+		ret = DECLINED_DIRTY;
+		goto out;
+	}
+	if (folio_isolate_lru(folio))
+		ret = ISOLATED;
+out:
 	folio_put(folio);
-	return ok;
+	return ret;
 }
 
 /**
@@ -251,8 +267,8 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
 	struct cache_ext_evict_req req = {};
 	struct cache_ext_binding *b;
+	u32 i, nr_dirty = 0;
 	u64 start;
-	u32 i;
 
 	INIT_LIST_HEAD(&rc->folios);
 	rc->nr_taken = 0;
@@ -291,10 +307,15 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	for (i = 0; i < req.ctx.nr_proposed; i++) {
 		struct folio *folio = req.folios[i];
 
-		if (isolate_candidate(lruvec, folio)) {
+		switch (isolate_candidate(lruvec, folio)) {
+		case ISOLATED:
 			list_add(&folio->lru, &rc->folios);
 			rc->nr_taken += folio_nr_pages(folio);
-		} else {
+			break;
+		case DECLINED_DIRTY:
+			nr_dirty++;
+			fallthrough;
+		default:
 			atomic_long_inc(&b->stats.rejected);
 		}
 	}
@@ -303,6 +324,10 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	atomic_long_add(req.ctx.nr_requested, &b->stats.requested);
 	atomic_long_add(rc->nr_taken, &b->stats.accepted);
 	rcu_read_unlock();
+
+	/* Nothing clean proposed: have the dirty candidates written. */
+	if (nr_dirty && !rc->nr_taken)
+		wakeup_flusher_threads(WB_REASON_VMSCAN);
 	return true;
 }
 

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cachectl end to end, in the VM: attach with --cgroup, see the policy
+ * work through list/stats/hist, detach; every refusal with its message and
+ * exit status; models in and out; and `cachectl monitor` reporting the
+ * ejection of a hostile policy.  The tool is $CACHECTL, the module
+ * $CACHE_EXT_CTL_KO (cachectl loads it itself through $CACHECTL_MODULE).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "kselftest_harness.h"
+#include "cgroup_util.h"
+#include "cache_ext_util.h"
+#include "hostile.skel.h"
+
+#define FILE_PAGES	4096
+#define MEMCG_MAX	"8M"
+
+/*
+ * Runs "$CACHECTL <args>" with stdout and stderr in @out; returns the
+ * exit status, or -1 if it did not exit normally.
+ */
+__attribute__((format(printf, 3, 4)))
+static int cachectl(char *out, size_t len, const char *fmt, ...)
+{
+	char cmd[1024], args[768];
+	size_t pos = 0;
+	va_list ap;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", getenv("CACHECTL"), args);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (pos + 1 < len && fgets(out + pos, len - pos, p))
+		pos += strlen(out + pos);
+	out[pos] = '\0';
+	while (fgetc(p) != EOF)
+		;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* cachectl() as user nobody: an unprivileged user's view. */
+static int run_unprivileged(char *out, size_t len, const char *args)
+{
+	char cmd[PATH_MAX + 128];
+	size_t n;
+	FILE *p;
+	int st;
+
+	snprintf(cmd, sizeof(cmd),
+		 "setpriv --reuid=65534 --regid=65534 --clear-groups %s %s 2>&1",
+		 getenv("CACHECTL"), args);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(out, 1, len - 1, p);
+	out[n] = '\0';
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The value of "key N" in cachectl stats output, or -1. */
+static long long stat_of(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t n = strlen(key);
+
+	while ((p = strstr(p, key))) {
+		if ((p == text || p[-1] == '\n') && p[n] == ' ')
+			return strtoll(p + n, NULL, 10);
+		p += n;
+	}
+	return -1;
+}
+
+static int read_twice(const char *cgroup, void *path)
+{
+	return read_and_verify(path) || read_and_verify(path) ?
+	       EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+FIXTURE(cachectl) {
+	char *cg;
+	uint64_t cg_id;
+	char file[PATH_MAX];
+	char objs[PATH_MAX];
+	char out[8192];
+};
+
+FIXTURE_SETUP(cachectl)
+{
+	if (!scratch_dir() || !getenv("CACHECTL") || !getenv("CACHE_EXT_CTL_KO"))
+		SKIP(return, "run in the VM with CACHECTL and CACHE_EXT_CTL_KO set");
+	setenv("CACHECTL_MODULE", getenv("CACHE_EXT_CTL_KO"), 1);
+	snprintf(self->objs, sizeof(self->objs), "%s", getenv("BPF_OBJ_DIR") ?:
+		 BPF_OBJ_DIR);
+	self->cg = memcg_create("cache_ext_cachectl");
+	ASSERT_NE(self->cg, NULL);
+	ASSERT_EQ(cg_write(self->cg, "memory.max", MEMCG_MAX), 0);
+	self->cg_id = cgroup_id_of(self->cg);
+	scratch_path(self->file, sizeof(self->file), "cachectl");
+	ASSERT_EQ(make_file(self->file, FILE_PAGES), 0);
+}
+
+FIXTURE_TEARDOWN(cachectl)
+{
+	char out[256];
+
+	cachectl(out, sizeof(out), "detach cfifo");
+	unlink(self->file);
+	if (self->cg) {
+		cg_destroy(self->cg);
+		free(self->cg);
+	}
+}
+
+TEST_F(cachectl, attach_works_and_detaches)
+{
+	char *out = self->out;
+	size_t len = sizeof(self->out);
+	long long calls, accepted;
+	char sel[PATH_MAX], buf[64];
+
+	ASSERT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --cgroup %s",
+			   self->objs, self->cg), 0) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "attached cfifo (pinned at /sys/fs/bpf/cache_ext/cfifo), bound to"), NULL)
+		TH_LOG("%s", out);
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", self->cg);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "cfifo\n");
+
+	/* Outlives the tool, and evicts: the workload runs under it. */
+	ASSERT_EQ(cg_run(self->cg, read_twice, self->file), 0);
+	ASSERT_EQ(cachectl(out, len, "stats %s", self->cg), 0) TH_LOG("%s", out);
+	calls = stat_of(out, "evict_calls");
+	accepted = stat_of(out, "accepted");
+	EXPECT_GT(calls, 0) TH_LOG("%s", out);
+	EXPECT_GT(accepted, FILE_PAGES) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "policy cfifo"), NULL);
+
+	ASSERT_EQ(cachectl(out, len, "list"), 0) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "cfifo            active"), NULL) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "/sys/fs/bpf/cache_ext/cfifo"), NULL);
+	EXPECT_NE(strstr(out, self->cg), NULL) TH_LOG("%s", out);
+
+	/* The histogram counted every call the counters did. */
+	ASSERT_EQ(cachectl(out, len, "hist %s", self->cg), 0) TH_LOG("%s", out);
+	snprintf(buf, sizeof(buf), "total %lld calls", calls);
+	EXPECT_NE(strstr(out, buf), NULL) TH_LOG("want '%s' in\n%s", buf, out);
+	EXPECT_NE(strstr(out, "|#"), NULL);
+
+	/* A second policy of the same name is refused, the first stays. */
+	EXPECT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo",
+			   self->objs), 1);
+	EXPECT_NE(strstr(out, "already attached"), NULL) TH_LOG("%s", out);
+
+	ASSERT_EQ(cachectl(out, len, "detach cfifo"), 0) TH_LOG("%s", out);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "default\n");
+	EXPECT_NE(access("/sys/fs/bpf/cache_ext/cfifo", F_OK), 0);
+	ASSERT_GE(read_text("/sys/kernel/cache_ext/available_policies", buf,
+			    sizeof(buf)), 0);
+	EXPECT_EQ(strstr(buf, "cfifo"), NULL) TH_LOG("%s", buf);
+	EXPECT_EQ(cachectl(out, len, "detach cfifo"), 1);
+	EXPECT_NE(strstr(out, "no policy 'cfifo' attached"), NULL) TH_LOG("%s", out);
+}
+
+TEST_F(cachectl, bind_unbind_by_path)
+{
+	char *out = self->out;
+	size_t len = sizeof(self->out);
+	const char *rel = self->cg + strlen("/sys/fs/cgroup/");
+
+	ASSERT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo",
+			   self->objs), 0) TH_LOG("%s", out);
+	/* A path relative to the cgroup2 mount names the same cgroup. */
+	ASSERT_EQ(cachectl(out, len, "bind %s cfifo", rel), 0) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "bind %s cfifo", self->cg), 1);
+	EXPECT_NE(strstr(out, "already has a policy"), NULL) TH_LOG("%s", out);
+	ASSERT_EQ(cachectl(out, len, "unbind /%s", rel), 0) TH_LOG("%s", out);
+	/* Like echo default > memory.cache_ext: unbinding is idempotent. */
+	EXPECT_EQ(cachectl(out, len, "unbind %s", self->cg), 0);
+	EXPECT_NE(strstr(out, ": default"), NULL) TH_LOG("%s", out);
+}
+
+TEST_F(cachectl, refusals_say_why)
+{
+	static const struct {
+		const char *args, *msg;
+		int status;
+	} cases[] = {
+		{ "", "usage: cachectl COMMAND", 2 },
+		{ "frobnicate", "unknown command 'frobnicate'", 2 },
+		{ "bind", "usage: cachectl bind", 2 },
+		{ "attach", "usage: cachectl attach", 2 },
+		{ "bind /sys/fs/cgroup/no_such_cgroup fifo", "No such file or directory", 1 },
+		{ "bind ../x fifo", "'.' and '..' are not allowed", 1 },
+		{ "bind / fifo", "root cgroup cannot be given a policy", 1 },
+		{ "model load bad/name x.json", "is not a model name", 2 },
+		{ "model load m /nonexistent.json", "cannot read /nonexistent.json", 1 },
+		{ "monitor --count 0", "--count wants a positive number", 2 },
+	};
+	char *out = self->out;
+	size_t len = sizeof(self->out), i;
+	char nomem[PATH_MAX];
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		EXPECT_EQ(cachectl(out, len, "%s", cases[i].args), cases[i].status)
+			TH_LOG("cachectl %s:\n%s", cases[i].args, out);
+		EXPECT_NE(strstr(out, cases[i].msg), NULL)
+			TH_LOG("cachectl %s:\n%s", cases[i].args, out);
+	}
+
+	EXPECT_EQ(cachectl(out, len, "bind %s no_such_policy", self->cg), 1);
+	EXPECT_NE(strstr(out, "no policy 'no_such_policy' is registered"), NULL)
+		TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "attach %s/knobs.bpf.o", self->objs), 1);
+	EXPECT_NE(strstr(out, "not a cache_ext policy"), NULL) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --set nosuch=1",
+			   self->objs), 1);
+	EXPECT_NE(strstr(out, "no global variable 'nosuch'"), NULL) TH_LOG("%s", out);
+	EXPECT_NE(access("/sys/fs/bpf/cache_ext/cfifo", F_OK), 0);
+
+	/* A child of a cgroup that does not delegate memory has none. */
+	snprintf(nomem, sizeof(nomem), "%s/nomem", self->cg);
+	ASSERT_EQ(cg_write(self->cg, "cgroup.subtree_control", "-memory"), 0);
+	ASSERT_EQ(mkdir(nomem, 0755), 0);
+	EXPECT_EQ(cachectl(out, len, "bind %s fifo", nomem), 1);
+	EXPECT_NE(strstr(out, "has no memory controller; enable it"), NULL)
+		TH_LOG("%s", out);
+	rmdir(nomem);
+
+	/* Not root. */
+	EXPECT_EQ(run_unprivileged(out, len, "detach x"), 1) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "needs root"), NULL) TH_LOG("%s", out);
+}
+
+static int write_new_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fputs(text, f) < 0;
+	return fclose(f) || ret ? -EIO : 0;
+}
+
+TEST_F(cachectl, model_load_show_reject)
+{
+	static const char good[] =
+		"{\"features\":[{\"name\":\"dt\",\"n_bins\":3,\"bin_edges\":[10,100],"
+		"\"weights_int\":[5,-2,-9]},{\"name\":\"size\",\"n_bins\":2,"
+		"\"bin_edges\":[0.0,4.5,9.0],\"weights_int\":[1,2]}],"
+		"\"bias_int\":-7,\"threshold_int\":3,\"weight_scale\":1000}";
+	static const char bad[] =
+		"{\"features\":[{\"name\":\"dt\",\"n_bins\":3,\"bin_edges\":[100,10],"
+		"\"weights_int\":[5,-2,-9]}],\"bias_int\":0,\"weight_scale\":1}";
+	char *out = self->out;
+	size_t len = sizeof(self->out);
+	char good_path[PATH_MAX], bad_path[PATH_MAX], version[64];
+	char *v;
+
+	scratch_path(good_path, sizeof(good_path), "model.json");
+	scratch_path(bad_path, sizeof(bad_path), "bad.json");
+	ASSERT_EQ(write_new_file(good_path, good), 0);
+	ASSERT_EQ(write_new_file(bad_path, bad), 0);
+
+	ASSERT_EQ(cachectl(out, len, "model load ctl_test %s", good_path), 0)
+		TH_LOG("%s", out);
+	ASSERT_EQ(cachectl(out, len, "model show ctl_test"), 0) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "features 2\nbias -7\nthreshold 3\nweight_scale 1000\n"
+			 "feature dt 3 bins\nfeature size 2 bins\n"), NULL) TH_LOG("%s", out);
+	v = strstr(out, "version ");
+	ASSERT_NE(v, NULL);
+	snprintf(version, sizeof(version), "%.*s", (int)strcspn(v, "\n"), v);
+
+	ASSERT_EQ(cachectl(out, len, "model show ctl_test --full"), 0);
+	EXPECT_NE(strstr(out, "feature size 2 edges 5 weights 1 2"), NULL)
+		TH_LOG("%s", out);
+
+	/* A bad file changes nothing: same version. */
+	EXPECT_EQ(cachectl(out, len, "model load ctl_test %s", bad_path), 1);
+	EXPECT_NE(strstr(out, "bin edges must increase strictly"), NULL)
+		TH_LOG("%s", out);
+	ASSERT_EQ(cachectl(out, len, "model show ctl_test"), 0);
+	EXPECT_NE(strstr(out, version), NULL) TH_LOG("%s", out);
+
+	ASSERT_EQ(cachectl(out, len, "model unload ctl_test"), 0);
+	EXPECT_EQ(cachectl(out, len, "model show ctl_test"), 1);
+	EXPECT_NE(strstr(out, "no model 'ctl_test' is loaded"), NULL);
+	unlink(good_path);
+	unlink(bad_path);
+}
+
+/* Reads lines from @fd until one contains @want; 0, or -ETIMEDOUT. */
+static int wait_line(int fd, const char *want, char *buf, size_t len,
+		     int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t pos = 0;
+	ssize_t n;
+
+	buf[0] = '\0';
+	while (poll(&pfd, 1, timeout_ms) > 0) {
+		n = read(fd, buf + pos, len - 1 - pos);
+		if (n <= 0)
+			break;
+		pos += n;
+		buf[pos] = '\0';
+		if (strstr(buf, want))
+			return 0;
+		if (pos + 1 >= len)
+			break;
+	}
+	return -ETIMEDOUT;
+}
+
+TEST_F(cachectl, monitor_reports_ejection)
+{
+	struct hostile *skel = NULL;
+	struct bpf_link *link;
+	char want[PATH_MAX + 128];
+	int pipefd[2], st;
+	pid_t pid;
+
+	ASSERT_EQ(pipe(pipefd), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		close(pipefd[0]);
+		execl(getenv("CACHECTL"), "cachectl", "monitor", NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(wait_line(pipefd[0], "# monitoring", self->out,
+			    sizeof(self->out), 10000), 0) TH_LOG("%s", self->out);
+
+	link = attach_hostile(self->cg_id, "hostile_many", &skel);
+	ASSERT_NE(link, NULL);
+	ASSERT_EQ(cg_run(self->cg, read_twice, self->file), 0);
+
+	/* An ejection is the policy's; the unbinding that follows, the cgroup's. */
+	snprintf(want, sizeof(want), "unbound policy=hostile_many cgroup=%s",
+		 self->cg);
+	EXPECT_EQ(wait_line(pipefd[0], want, self->out, sizeof(self->out),
+			    20000), 0) TH_LOG("want '%s' in\n%s", want, self->out);
+	EXPECT_NE(strstr(self->out, "ejected policy=hostile_many reason=more candidates than requested\n"),
+		  NULL) TH_LOG("%s", self->out);
+	EXPECT_NE(strstr(self->out, "registered policy=hostile_many\n"), NULL);
+	EXPECT_NE(strstr(self->out, "bound policy=hostile_many cgroup="), NULL);
+
+	kill(pid, SIGINT);
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(pipefd[0]);
+	bpf_link__destroy(link);
+	hostile__destroy(skel);
+}
+
+TEST_HARNESS_MAIN

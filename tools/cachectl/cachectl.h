@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cachectl: attach cache_ext policies, bind them to cgroups, and show what
+ * they do.  Shared declarations of the subcommands and their helpers.
+ */
+#ifndef CACHECTL_H
+#define CACHECTL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CTL_SYSFS	"/sys/kernel/cache_ext"
+#define CTL_DEBUGFS	"/sys/kernel/debug/cache_ext"
+#define CTL_PIN_DIR	"/sys/fs/bpf/cache_ext"
+#define CTL_MODULE	"cache_ext_ctl"
+
+/* Exit statuses: 0 success, 1 the request failed, 2 bad usage. */
+#define EXIT_FAIL	1
+#define EXIT_USAGE	2
+
+/* An error message buffer, filled by helpers that do not print. */
+struct ctl_err {
+	char msg[512];
+};
+
+__attribute__((format(printf, 2, 3)))
+int ctl_errf(struct ctl_err *err, const char *fmt, ...);
+
+__attribute__((format(printf, 1, 2)))
+void ctl_warn(const char *fmt, ...);
+
+/* Reads a whole small file into @buf (NUL-terminated); bytes or -errno. */
+long read_text(const char *path, char *buf, size_t len);
+/* Writes @text to @path in one write(); 0 or -errno. */
+int write_text(const char *path, const char *text);
+
+/* Preconditions of the commands; each prints what is missing. */
+int need_root(const char *cmd);
+int need_cache_ext_kernel(void);
+int need_module(void);
+
+/* Subcommands: argc/argv start at the subcommand's name. */
+int cmd_attach(int argc, char **argv);
+int cmd_detach(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_bind(int argc, char **argv);
+int cmd_unbind(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_hist(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
+int cmd_model(int argc, char **argv);
+
+/* True if argv[1..] asks for help; prints @usage to stdout then. */
+int wants_help(int argc, char **argv, const char *usage);
+
+#endif /* CACHECTL_H */

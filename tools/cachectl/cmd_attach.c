@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cachectl attach / detach: load a policy object, register it with a
+ * struct_ops link pinned under bpffs so that it outlives this process,
+ * and optionally bind it to a cgroup; detach it again by name.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/magic.h>
+
+#include "cachectl.h"
+#include "cgroup.h"
+#include "nl.h"
+#include "setvar.h"
+#include "struct_ops.h"
+
+static const char attach_usage[] =
+"usage: cachectl attach OBJ.bpf.o [--name NAME] [--cgroup CGROUP] [--set VAR=VALUE]...\n"
+"\n"
+"Loads the cache_ext policy in OBJ.bpf.o, registers it, and pins its link at\n"
+CTL_PIN_DIR "/NAME so that it stays registered after cachectl exits.\n"
+"\n"
+"  -n, --name NAME       register under NAME instead of the name in the object\n"
+"  -c, --cgroup CGROUP   bind the policy to CGROUP (path under the cgroup2 mount)\n"
+"  -s, --set VAR=VALUE   set the policy's global variable VAR (a knob) before\n"
+"                        loading; numbers, booleans, enums and strings\n"
+"  -v, --verbose         show libbpf's messages, with the verifier log\n"
+"\n"
+"Exit status: 0 attached (and bound), 1 failed (nothing left attached), 2 usage.\n";
+
+static const char detach_usage[] =
+"usage: cachectl detach NAME\n"
+"\n"
+"Unregisters the policy NAME attached by 'cachectl attach' (unbinding it from\n"
+"all its cgroups, which go back to the kernel's own eviction) and removes\n"
+"its pin " CTL_PIN_DIR "/NAME.\n";
+
+static int verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* Mounts bpffs on /sys/fs/bpf if nothing is there yet, then the pin dir. */
+static int make_pin_dir(void)
+{
+	struct statfs sfs;
+
+	if (statfs("/sys/fs/bpf", &sfs) || sfs.f_type != BPF_FS_MAGIC) {
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700")) {
+			ctl_warn("no bpf file system at /sys/fs/bpf and mounting one failed: %s",
+				 strerror(errno));
+			return -errno;
+		}
+	}
+	if (mkdir(CTL_PIN_DIR, 0700) && errno != EEXIST) {
+		ctl_warn("cannot create %s: %s", CTL_PIN_DIR, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* The object's one cache_ext_ops map. */
+static struct bpf_map *find_ops_map(struct bpf_object *obj, const char *file)
+{
+	struct bpf_map *map, *found = NULL;
+
+	bpf_object__for_each_map(map, obj) {
+		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
+			continue;
+		if (found) {
+			ctl_warn("%s has more than one struct_ops map; a policy object has one struct cache_ext_ops",
+				 file);
+			return NULL;
+		}
+		found = map;
+	}
+	if (!found)
+		ctl_warn("%s has no struct_ops map: not a cache_ext policy (see Documentation/bpf/cache_ext.rst)",
+			 file);
+	return found;
+}
+
+static int name_valid(const char *name)
+{
+	const char *p;
+
+	if (!*name)
+		return 0;
+	for (p = name; *p; p++)
+		if (*p == '/' || *p < ' ')
+			return 0;
+	return strcmp(name, ".") && strcmp(name, "..");
+}
+
+struct attach_args {
+	const char *file, *name, *cgroup;
+	char **sets;
+	int nr_sets;
+};
+
+static int parse_attach(int argc, char **argv, struct attach_args *a)
+{
+	static const struct option opts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "cgroup", required_argument, NULL, 'c' },
+		{ "set", required_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->sets = calloc(argc, sizeof(*a->sets));
+	if (!a->sets)
+		return -ENOMEM;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:c:s:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			a->name = optarg;
+			break;
+		case 'c':
+			a->cgroup = optarg;
+			break;
+		case 's':
+			a->sets[a->nr_sets++] = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			fputs(attach_usage, stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(attach_usage, stderr);
+		return -EINVAL;
+	}
+	a->file = argv[optind];
+	if (a->name && !name_valid(a->name)) {
+		ctl_warn("'%s' is not a policy name", a->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Applies the --set arguments; all are checked before any error returns. */
+static int apply_sets(struct bpf_object *obj, struct attach_args *a)
+{
+	struct ctl_err err;
+	char *var, *value;
+	int i, ret = 0;
+
+	for (i = 0; i < a->nr_sets; i++) {
+		if (setvar_split(a->sets[i], &var, &value, &err) ||
+		    setvar_apply(obj, var, value, &err)) {
+			ctl_warn("%s", err.msg);
+			ret = -EINVAL;
+		}
+	}
+	return ret;
+}
+
+int cmd_attach(int argc, char **argv)
+{
+	char name[64], pin[PATH_MAX], cg_path[PATH_MAX];
+	struct bpf_object *obj = NULL;
+	struct bpf_link *link = NULL;
+	struct attach_args a;
+	struct bpf_map *map;
+	uint64_t cg_id = 0;
+	struct nl nl;
+	int ret;
+
+	if (wants_help(argc, argv, attach_usage))
+		return 0;
+	if (parse_attach(argc, argv, &a))
+		return EXIT_USAGE;
+	if (need_root("attach") || need_module())
+		return EXIT_FAIL;
+	if (a.cgroup && cgroup_open_arg(a.cgroup, cg_path, sizeof(cg_path),
+					&cg_id))
+		return EXIT_FAIL;
+	libbpf_set_print(libbpf_print);
+
+	obj = bpf_object__open_file(a.file, NULL);
+	if (!obj) {
+		ctl_warn("cannot open %s: %s", a.file, strerror(errno));
+		return EXIT_FAIL;
+	}
+	ret = -EINVAL;
+	map = find_ops_map(obj, a.file);
+	if (!map)
+		goto out;
+	if (a.name) {
+		ret = struct_ops_set_name(obj, map, a.name);
+		if (ret) {
+			ctl_warn("cannot name the policy '%s': %s", a.name,
+				 ret == -ENAMETOOLONG ? "name too long" :
+				 "the struct_ops map has no name member");
+			goto out;
+		}
+	}
+	ret = struct_ops_get_name(obj, map, name, sizeof(name));
+	if (ret || !name_valid(name)) {
+		ctl_warn("%s: the policy has no usable name; give one with --name",
+			 a.file);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = apply_sets(obj, &a);
+	if (ret)
+		goto out;
+
+	snprintf(pin, sizeof(pin), "%s/%s", CTL_PIN_DIR, name);
+	ret = make_pin_dir();
+	if (ret)
+		goto out;
+	if (!access(pin, F_OK)) {
+		ctl_warn("a policy named '%s' is already attached (%s); detach it first or attach with --name",
+			 name, pin);
+		ret = -EEXIST;
+		goto out;
+	}
+
+	ret = bpf_object__load(obj);
+	if (ret) {
+		ctl_warn("loading %s failed: %s%s", a.file, strerror(-ret),
+			 verbose ? "" : " (run with -v for the verifier log)");
+		goto out;
+	}
+	link = bpf_map__attach_struct_ops(map);
+	if (!link) {
+		ret = -errno;
+		ctl_warn("registering policy '%s' failed: %s%s", name,
+			 strerror(-ret), ret == -EEXIST ?
+			 " (a policy of that name is registered; see cachectl list)" :
+			 " (see dmesg)");
+		goto out;
+	}
+	ret = bpf_link__pin(link, pin);
+	if (ret) {
+		ctl_warn("pinning the link at %s failed: %s", pin,
+			 strerror(-ret));
+		goto out;
+	}
+
+	if (a.cgroup) {
+		ret = nl_open(&nl);
+		if (!ret) {
+			ret = nl_bind(&nl, name, cg_id);
+			nl_close(&nl);
+		}
+		if (ret) {
+			ctl_warn("binding '%s' to %s failed: %s; the policy was detached again",
+				 name, cg_path, strerror(-ret));
+			bpf_link__unpin(link);
+			bpf_link__detach(link);
+			goto out;
+		}
+	}
+	printf("attached %s (pinned at %s)", name, pin);
+	if (a.cgroup)
+		printf(", bound to %s", cg_path);
+	printf("\n");
+out:
+	bpf_link__destroy(link);	/* the pin keeps it registered */
+	bpf_object__close(obj);
+	free(a.sets);
+	return ret ? EXIT_FAIL : 0;
+}
+
+int cmd_detach(int argc, char **argv)
+{
+	struct bpf_link *link;
+	char pin[PATH_MAX];
+	int ret;
+
+	if (wants_help(argc, argv, detach_usage))
+		return 0;
+	if (argc != 2 || !name_valid(argv[1])) {
+		fputs(detach_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (need_root("detach"))
+		return EXIT_FAIL;
+	snprintf(pin, sizeof(pin), "%s/%s", CTL_PIN_DIR, argv[1]);
+	link = bpf_link__open(pin);
+	if (!link) {
+		ctl_warn("no policy '%s' attached by cachectl (no %s); see cachectl list",
+			 argv[1], pin);
+		return EXIT_FAIL;
+	}
+	/* Unregister now, not when the last reference goes away. */
+	ret = bpf_link__detach(link);
+	if (ret && ret != -ENOLINK)
+		ctl_warn("detaching '%s': %s; removing the pin unregisters it once nothing else holds it",
+			 argv[1], strerror(-ret));
+	if (unlink(pin)) {
+		ctl_warn("cannot remove %s: %s", pin, strerror(errno));
+		ret = -errno;
+	} else {
+		ret = 0;
+		printf("detached %s\n", argv[1]);
+	}
+	bpf_link__destroy(link);
+	return ret ? EXIT_FAIL : 0;
+}

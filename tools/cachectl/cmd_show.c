@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cachectl bind / unbind / list / stats: bindings and counters through the
+ * "cache_ext" generic netlink family.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cachectl.h"
+#include "cgroup.h"
+#include "nl.h"
+
+static const char bind_usage[] =
+"usage: cachectl bind CGROUP POLICY\n"
+"\n"
+"Makes the registered POLICY evict the page cache of CGROUP (a path under the\n"
+"cgroup2 mount, e.g. /sys/fs/cgroup/db or just db).  Same as\n"
+"echo POLICY > CGROUP/memory.cache_ext.\n";
+
+static const char unbind_usage[] =
+"usage: cachectl unbind CGROUP\n"
+"\n"
+"Gives CGROUP back to the kernel's own eviction.\n";
+
+static const char list_usage[] =
+"usage: cachectl list\n"
+"\n"
+"Lists the registered policies (state, number of cgroups, pin of the policies\n"
+"attached by cachectl) and the cgroups bound to them.\n";
+
+static const char stats_usage[] =
+"usage: cachectl stats [CGROUP]\n"
+"\n"
+"Shows the counters of every binding, or of CGROUP's only.\n";
+
+/* Opens the family, loading the module if needed; prints what is wrong. */
+static int open_family(struct nl *nl)
+{
+	int ret;
+
+	if (need_module())
+		return -ENOENT;
+	ret = nl_open(nl);
+	if (ret)
+		ctl_warn("the cache_ext netlink family is not available: %s (is %s loaded? see dmesg)",
+			 strerror(-ret), CTL_MODULE);
+	return ret;
+}
+
+static int bind_or_unbind(const char *cmd, const char *cgroup,
+			  const char *policy)
+{
+	char path[PATH_MAX];
+	uint64_t id;
+	struct nl nl;
+	int ret;
+
+	if (need_root(cmd) || cgroup_open_arg(cgroup, path, sizeof(path), &id) ||
+	    open_family(&nl))
+		return EXIT_FAIL;
+	ret = nl_bind(&nl, policy, id);
+	nl_close(&nl);
+	switch (ret) {
+	case 0:
+		if (policy)
+			printf("%s: %s\n", path, policy);
+		else
+			printf("%s: default\n", path);
+		return 0;
+	case -ENOENT:
+		if (policy)
+			ctl_warn("no policy '%s' is registered (see cachectl list)",
+				 policy);
+		else
+			ctl_warn("%s has no policy bound", path);
+		break;
+	case -EBUSY:
+		ctl_warn("%s already has a policy; unbind it first", path);
+		break;
+	default:
+		ctl_warn("%s %s: %s", cmd, path, strerror(-ret));
+	}
+	return EXIT_FAIL;
+}
+
+int cmd_bind(int argc, char **argv)
+{
+	if (wants_help(argc, argv, bind_usage))
+		return 0;
+	if (argc != 3) {
+		fputs(bind_usage, stderr);
+		return EXIT_USAGE;
+	}
+	return bind_or_unbind("bind", argv[1], argv[2]);
+}
+
+int cmd_unbind(int argc, char **argv)
+{
+	if (wants_help(argc, argv, unbind_usage))
+		return 0;
+	if (argc != 2) {
+		fputs(unbind_usage, stderr);
+		return EXIT_USAGE;
+	}
+	return bind_or_unbind("unbind", argv[1], NULL);
+}
+
+static const char *attr_str(const struct nl_msg *msg, int type)
+{
+	return msg->tb[type] ? mnl_attr_get_str(msg->tb[type]) : "?";
+}
+
+static uint64_t attr_u64(const struct nl_msg *msg, int type)
+{
+	return msg->tb[type] ? mnl_attr_get_u64(msg->tb[type]) : 0;
+}
+
+static int print_policy(const struct nl_msg *msg, void *data)
+{
+	const char *name = attr_str(msg, CACHE_EXT_A_POLICY);
+	uint32_t reason = msg->tb[CACHE_EXT_A_EJECT_REASON] ?
+		mnl_attr_get_u32(msg->tb[CACHE_EXT_A_EJECT_REASON]) : 0;
+	char pin[PATH_MAX], state[64];
+
+	if (reason)
+		snprintf(state, sizeof(state), "ejected: %s",
+			 attr_str(msg, CACHE_EXT_A_EJECT_REASON_STR));
+	else
+		snprintf(state, sizeof(state), "active");
+	snprintf(pin, sizeof(pin), "%s/%s", CTL_PIN_DIR, name);
+	printf("%-16s %-28s %8u  %s\n", name, state,
+	       msg->tb[CACHE_EXT_A_NR_BINDINGS] ?
+	       mnl_attr_get_u32(msg->tb[CACHE_EXT_A_NR_BINDINGS]) : 0,
+	       access(pin, F_OK) ? "-" : pin);
+	(*(int *)data)++;
+	return 0;
+}
+
+static int print_binding(const struct nl_msg *msg, void *data)
+{
+	char cgroup[PATH_MAX];
+
+	cgroup_name_of(attr_u64(msg, CACHE_EXT_A_CGROUP_ID), cgroup,
+		       sizeof(cgroup));
+	printf("%-40s %s\n", cgroup, attr_str(msg, CACHE_EXT_A_POLICY));
+	(*(int *)data)++;
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	int nr_policies = 0, nr_bindings = 0, ret;
+	struct nl nl;
+
+	if (wants_help(argc, argv, list_usage))
+		return 0;
+	if (argc != 1) {
+		fputs(list_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (open_family(&nl))
+		return EXIT_FAIL;
+	printf("%-16s %-28s %8s  %s\n", "POLICY", "STATE", "CGROUPS", "PIN");
+	ret = nl_dump(&nl, CACHE_EXT_CMD_POLICY_GET, print_policy,
+		      &nr_policies);
+	if (!ret) {
+		printf("\n%-40s %s\n", "CGROUP", "POLICY");
+		ret = nl_dump(&nl, CACHE_EXT_CMD_BINDING_GET, print_binding,
+			      &nr_bindings);
+	}
+	nl_close(&nl);
+	if (ret) {
+		ctl_warn("list: %s", strerror(-ret));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+struct stats_ctx {
+	uint64_t cgroup_id;	/* 0: all */
+	int shown;
+};
+
+static int print_stats(const struct nl_msg *msg, void *data)
+{
+	struct stats_ctx *c = data;
+	uint64_t id = attr_u64(msg, CACHE_EXT_A_CGROUP_ID);
+	char cgroup[PATH_MAX];
+	unsigned int i;
+
+	if (c->cgroup_id && id != c->cgroup_id)
+		return 0;
+	cgroup_name_of(id, cgroup, sizeof(cgroup));
+	printf("%scgroup %s (id %" PRIu64 ")\npolicy %s\n", c->shown ? "\n" : "",
+	       cgroup, id, attr_str(msg, CACHE_EXT_A_POLICY));
+	for (i = 1; i <= CACHE_EXT_A_STAT_MAX; i++)
+		if (msg->stats[i] && nl_stat_name(i))
+			printf("%-16s %" PRIu64 "\n", nl_stat_name(i),
+			       mnl_attr_get_u64(msg->stats[i]));
+	c->shown++;
+	return 0;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	struct stats_ctx c = { 0, 0 };
+	char path[PATH_MAX];
+	struct nl nl;
+	int ret;
+
+	if (wants_help(argc, argv, stats_usage))
+		return 0;
+	if (argc > 2) {
+		fputs(stats_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (argc == 2 &&
+	    cgroup_open_arg(argv[1], path, sizeof(path), &c.cgroup_id))
+		return EXIT_FAIL;
+	if (open_family(&nl))
+		return EXIT_FAIL;
+	ret = nl_dump(&nl, CACHE_EXT_CMD_BINDING_GET, print_stats, &c);
+	nl_close(&nl);
+	if (ret) {
+		ctl_warn("stats: %s", strerror(-ret));
+		return EXIT_FAIL;
+	}
+	if (argc == 2 && !c.shown) {
+		ctl_warn("%s has no policy bound", path);
+		return EXIT_FAIL;
+	}
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The "cache_ext" generic netlink family, through libmnl. */
+#ifndef CACHECTL_NL_H
+#define CACHECTL_NL_H
+
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+
+#include "cache_ext_nl.h"
+
+struct nl {
+	struct mnl_socket *sock;
+	uint16_t family;
+	uint32_t events_group;
+	uint32_t seq;
+};
+
+/* Attributes of one message, indexed by type. */
+struct nl_msg {
+	uint8_t cmd;
+	const struct nlattr *tb[CACHE_EXT_A_MAX + 1];
+	const struct nlattr *stats[CACHE_EXT_A_STAT_MAX + 1];
+};
+
+/* Called for every message of a dump or of the event group. */
+typedef int (*nl_msg_fn)(const struct nl_msg *msg, void *data);
+
+/* Opens a socket and resolves the family; -ENOENT if it is not there. */
+int nl_open(struct nl *nl);
+void nl_close(struct nl *nl);
+
+/* Dumps @cmd (POLICY_GET or BINDING_GET); 0 or -errno. */
+int nl_dump(struct nl *nl, uint8_t cmd, nl_msg_fn fn, void *data);
+
+/* BIND @policy to @cgroup_id, or UNBIND (@policy NULL); 0 or -errno. */
+int nl_bind(struct nl *nl, const char *policy, uint64_t cgroup_id);
+
+/* Joins the events group; 0 or -errno. */
+int nl_join_events(struct nl *nl);
+
+/*
+ * Calls @fn for every event received until @fn returns non-zero or a
+ * signal interrupts; 0 or -errno.
+ */
+int nl_monitor(struct nl *nl, nl_msg_fn fn, void *data);
+
+/* The names of the UAPI's events and counters. */
+const char *nl_event_name(uint32_t event);
+const char *nl_stat_name(unsigned int stat);
+
+#endif /* CACHECTL_NL_H */

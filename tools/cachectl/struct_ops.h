@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The name of a cache_ext_ops struct_ops map, read and written in the
+ * map's initial value through BTF before the object is loaded.  Shared by
+ * cachectl and the selftests.
+ */
+#ifndef CACHECTL_STRUCT_OPS_H
+#define CACHECTL_STRUCT_OPS_H
+
+#include <stddef.h>
+
+struct bpf_object;
+struct bpf_map;
+
+/* 0, -ENAMETOOLONG if @name does not fit, -ENOENT/-EINVAL if no name. */
+int struct_ops_set_name(struct bpf_object *obj, struct bpf_map *map,
+			const char *name);
+/* Copies the current name into @buf; 0 or -errno as above. */
+int struct_ops_get_name(struct bpf_object *obj, struct bpf_map *map,
+			char *buf, size_t len);
+
+#endif /* CACHECTL_STRUCT_OPS_H */

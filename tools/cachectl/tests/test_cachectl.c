@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of cachectl's parsers: LearnedCache JSON models and
+ * their text form, --set VAR=VALUE against a real object's BTF, cgroup
+ * paths, and the debugfs histogram.  TAP output; exit 1 on any failure.
+ *
+ *   test_cachectl [DIR_WITH_knobs.bpf.o_AND_fifo.bpf.o]
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "cgroup.h"
+#include "hist.h"
+#include "model.h"
+#include "setvar.h"
+#include "struct_ops.h"
+
+#ifndef BPF_OBJ_DIR
+#define BPF_OBJ_DIR "."
+#endif
+
+static int test_nr, failures;
+
+__attribute__((format(printf, 2, 3)))
+static int check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", ++test_nr);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!ok)
+		failures++;
+	return ok;
+}
+
+/* ---- models ---- */
+
+static const char good_model[] =
+"{ \"features\": ["
+"  { \"name\": \"page_dt\", \"n_bins\": 3, \"bin_edges\": [10, 100],"
+"    \"weights_int\": [5, -2, -9] },"
+"  { \"n_bins\": 1, \"bin_edges\": [], \"weights_int\": [4] },"
+"  { \"name\": \"ema\", \"n_bins\": 2, \"bin_edges\": [0.0, 2.5, 99.0],"
+"    \"weights_int\": [-1, 1] } ],"
+"  \"bias_int\": -7, \"threshold_int\": 3, \"weight_scale\": 1000.0 }";
+
+static const char good_text[] =
+"name m1\nbias -7\nthreshold 3\nweight_scale 1000\n"
+"feature page_dt 3 edges 10 100 weights 5 -2 -9\n"
+"feature f1 1 edges weights 4\n"
+"feature ema 2 edges 3 weights -1 1\n";
+
+static void test_model_good(void)
+{
+	struct ctl_err err = { "" };
+	char text[1024];
+	struct model m;
+	int ret;
+
+	ret = model_from_json(good_model, &m, &err);
+	check(!ret, "model: a valid model parses (%s)", err.msg);
+	check(m.n_features == 3 && m.bias == -7 && m.threshold == 3 &&
+	      m.weight_scale == 1000, "model: header fields");
+	check(m.features[0].n_bins == 3 && m.features[0].edges[1] == 100 &&
+	      m.features[0].weights[2] == -9, "model: interior edges and weights");
+	check(!strcmp(m.features[1].name, "f1"), "model: a feature without a name is f<index>");
+	check(m.features[2].edges[0] == 3,
+	      "model: outer edges dropped, 2.5 rounded up to 3");
+	ret = model_to_text(&m, "m1", text, sizeof(text));
+	check(ret == (int)strlen(good_text) && !strcmp(text, good_text),
+	      "model: text form for the module");
+	check(model_to_text(&m, "m1", text, 40) == -ENOSPC,
+	      "model: a short buffer gives -ENOSPC");
+
+	ret = model_from_json("{\"features\":[{\"n_bins\":2,\"bin_edges\":[1],"
+			      "\"weights_int\":[1,2]}],\"bias_int\":0,"
+			      "\"weight_scale\":1}", &m, &err);
+	check(!ret && m.threshold == 0, "model: threshold_int defaults to 0");
+}
+
+static void test_model_bad(void)
+{
+	static const struct {
+		const char *json, *why, *msg;
+	} cases[] = {
+		{ "{\"features\": [", "truncated JSON", "not valid JSON" },
+		{ "[1, 2]", "not an object", "must be a JSON object" },
+		{ "{\"bias_int\":0,\"weight_scale\":1}", "no features", "missing \"features\"" },
+		{ "{\"features\":[],\"bias_int\":0,\"weight_scale\":1}", "zero features", "0 features" },
+		{ "{\"features\":[{\"n_bins\":11,\"bin_edges\":[1,2,3,4,5,6,7,8,9,10],"
+		  "\"weights_int\":[1,1,1,1,1,1,1,1,1,1,1]}],\"bias_int\":0,\"weight_scale\":1}",
+		  "11 bins", "\"n_bins\" out of range" },
+		{ "{\"features\":[{\"n_bins\":3,\"bin_edges\":[5,5],\"weights_int\":[1,2,3]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "equal edges", "increase strictly" },
+		{ "{\"features\":[{\"n_bins\":3,\"bin_edges\":[9,2],\"weights_int\":[1,2,3]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "decreasing edges", "increase strictly" },
+		{ "{\"features\":[{\"n_bins\":3,\"bin_edges\":[1.2,1.7],\"weights_int\":[1,2,3]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "edges equal once rounded", "as integers" },
+		{ "{\"features\":[{\"n_bins\":3,\"bin_edges\":[1],\"weights_int\":[1,2,3]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "too few edges", "1 bin edges for 3 bins" },
+		{ "{\"features\":[{\"n_bins\":2,\"bin_edges\":[1],\"weights_int\":[1]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "too few weights", "1 weights for 2 bins" },
+		{ "{\"features\":[{\"n_bins\":2,\"bin_edges\":[1],\"weights_int\":[1,3000000000]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "weight beyond 32 bits", "weight 1 must be" },
+		{ "{\"features\":[{\"n_bins\":2,\"bin_edges\":[1],\"weights_int\":[1,0.5]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "fractional weight", "weight 1 must be" },
+		{ "{\"features\":[{\"n_bins\":2,\"bin_edges\":[\"a\"],\"weights_int\":[1,2]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "edge not a number", "bin edge 0" },
+		{ "{\"features\":[{\"bin_edges\":[1],\"weights_int\":[1,2]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "no n_bins", "missing \"n_bins\"" },
+		{ "{\"features\":[{\"n_bins\":2,\"weights_int\":[1,2]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "no bin_edges", "missing \"bin_edges\"" },
+		{ "{\"features\":[{\"n_bins\":2,\"bin_edges\":[1]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "no weights_int", "missing \"weights_int\"" },
+		{ "{\"features\":[{\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[1]}],"
+		  "\"weight_scale\":1}", "no bias_int", "missing \"bias_int\"" },
+		{ "{\"features\":[{\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[1]}],"
+		  "\"bias_int\":0}", "no weight_scale", "missing \"weight_scale\"" },
+		{ "{\"features\":[{\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[1]}],"
+		  "\"bias_int\":0,\"weight_scale\":0}", "zero weight_scale", "\"weight_scale\" out of range" },
+		{ "{\"features\":[{\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[1]}],"
+		  "\"bias_int\":\"3\",\"weight_scale\":1}", "bias a string", "must be an integer" },
+		{ "{\"features\":[{\"name\":\"bad name\",\"n_bins\":1,\"bin_edges\":[],"
+		  "\"weights_int\":[1]}],\"bias_int\":0,\"weight_scale\":1}", "bad feature name", "\"name\" must be" },
+		{ "{\"features\":[{\"n_bins\":1,\"bin_edges\":{},\"weights_int\":[1]}],"
+		  "\"bias_int\":0,\"weight_scale\":1}", "edges not an array", "must be an array" },
+	};
+	struct ctl_err err;
+	struct model m;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err.msg[0] = '\0';
+		check(model_from_json(cases[i].json, &m, &err) == -EINVAL &&
+		      strstr(err.msg, cases[i].msg),
+		      "model: %s rejected: %s", cases[i].why, err.msg);
+	}
+}
+
+static void test_model_too_many_features(void)
+{
+	char json[4096];
+	struct ctl_err err = { "" };
+	struct model m;
+	size_t pos;
+	int i;
+
+	pos = snprintf(json, sizeof(json), "{\"features\":[");
+	for (i = 0; i < MODEL_MAX_FEATURES + 1; i++)
+		pos += snprintf(json + pos, sizeof(json) - pos,
+				"%s{\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[1]}",
+				i ? "," : "");
+	snprintf(json + pos, sizeof(json) - pos,
+		 "],\"bias_int\":0,\"weight_scale\":1}");
+	check(model_from_json(json, &m, &err) == -EINVAL &&
+	      strstr(err.msg, "17 features"), "model: 17 features rejected: %s",
+	      err.msg);
+}
+
+/* ---- --set ---- */
+
+static void test_setvar_split(void)
+{
+	static const char *const bad[] = { "novalue", "=5", "9x=1", "a-b=1", "a b=1" };
+	struct ctl_err err;
+	char buf[64], *var, *value;
+	size_t i;
+
+	strcpy(buf, "sample_size=32");
+	check(!setvar_split(buf, &var, &value, &err) &&
+	      !strcmp(var, "sample_size") && !strcmp(value, "32"),
+	      "--set: VAR=VALUE splits");
+	strcpy(buf, "label=");
+	check(!setvar_split(buf, &var, &value, &err) && !*value,
+	      "--set: an empty value is a value");
+	strcpy(buf, "expr=a=b");
+	check(!setvar_split(buf, &var, &value, &err) && !strcmp(value, "a=b"),
+	      "--set: the value may contain '='");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strcpy(buf, bad[i]);
+		check(setvar_split(buf, &var, &value, &err) == -EINVAL,
+		      "--set: '%s' rejected: %s", bad[i], err.msg);
+	}
+}
+
+/* The bytes of variable @name after setvar_apply(), found by libbpf. */
+static void *var_bytes(struct bpf_object *obj, const char *section,
+		       size_t off)
+{
+	struct bpf_map *map;
+	size_t size;
+
+	bpf_object__for_each_map(map, obj) {
+		const char *dot = strrchr(bpf_map__name(map), '.');
+
+		if (bpf_map__is_internal(map) && dot && !strcmp(dot, section))
+			return (char *)bpf_map__initial_value(map, &size) + off;
+	}
+	return NULL;
+}
+
+static void test_setvar_apply(void)
+{
+	static const struct {
+		const char *var, *value;
+		int ret;
+	} cases[] = {
+		{ "small", "255", 0 }, { "small", "256", -ERANGE },
+		{ "small", "-1", -ERANGE }, { "small", "0x10", 0 },
+		{ "small", "12abc", -EINVAL }, { "small", "", -EINVAL },
+		{ "offset", "-32768", 0 }, { "offset", "-32769", -ERANGE },
+		{ "offset", "32767", 0 }, { "offset", "32768", -ERANGE },
+		{ "big", "-9223372036854775808", 0 },
+		{ "big", "9223372036854775808", -ERANGE },
+		{ "ubig", "18446744073709551615", 0 },
+		{ "ubig", "18446744073709551616", -ERANGE },
+		{ "sample_size", "4294967295", 0 },
+		{ "sample_size", "4294967296", -ERANGE },
+		{ "sample_size", " 5", -EINVAL },
+		{ "scan_resistant", "yes", 0 }, { "scan_resistant", "maybe", -EINVAL },
+		{ "mode", "MODE_SLOW", 0 }, { "mode", "MODE_NEG", 0 },
+		{ "mode", "2", 0 }, { "mode", "MODE_NONE", -EINVAL },
+		{ "label", "1234567", 0 }, { "label", "12345678", -EINVAL },
+		{ "pair", "1", -EINVAL }, { "numbers", "1", -EINVAL },
+		{ "nosuch", "1", -ENOENT },
+	};
+	struct bpf_object *obj;
+	struct ctl_err err;
+	char names[256];
+	size_t i;
+	int ret;
+
+	obj = bpf_object__open_file(BPF_OBJ_DIR "/knobs.bpf.o", NULL);
+	if (!check(obj != NULL, "--set: open knobs.bpf.o from %s", BPF_OBJ_DIR))
+		return;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err.msg[0] = '\0';
+		ret = setvar_apply(obj, cases[i].var, cases[i].value, &err);
+		check(ret == cases[i].ret, "--set %s=%s -> %d (want %d) %s",
+		      cases[i].var, cases[i].value, ret, cases[i].ret, err.msg);
+	}
+
+	/* Values land where the program reads them. */
+	setvar_apply(obj, "sample_size", "32", &err);
+	setvar_apply(obj, "small", "0xff", &err);
+	setvar_apply(obj, "offset", "-300", &err);
+	setvar_apply(obj, "label", "lfu", &err);
+	setvar_apply(obj, "mode", "MODE_NEG", &err);
+	setvar_apply(obj, "scan_resistant", "on", &err);
+	check(*(__u32 *)var_bytes(obj, ".rodata", 0) == 32 ||
+	      *(__u32 *)var_bytes(obj, ".rodata", 4) == 32,
+	      "--set: a const volatile (.rodata) knob is written");
+	setvar_list(obj, names, sizeof(names));
+	check(strstr(names, "sample_size") && strstr(names, "label") &&
+	      strstr(names, "big"), "--set: the knobs are listed: %s", names);
+
+	err.msg[0] = '\0';
+	setvar_apply(obj, "nosuch", "1", &err);
+	check(strstr(err.msg, "has no global variable 'nosuch'") &&
+	      strstr(err.msg, "sample_size"),
+	      "--set: an unknown name lists the knobs: %s", err.msg);
+	bpf_object__close(obj);
+}
+
+/* Reads back through a skeleton-free path: the object's section bytes. */
+static void test_setvar_values(void)
+{
+	struct bpf_object *obj;
+	struct ctl_err err;
+	struct bpf_map *map;
+	int found = 0;
+
+	obj = bpf_object__open_file(BPF_OBJ_DIR "/knobs.bpf.o", NULL);
+	if (!obj)
+		return;
+	setvar_apply(obj, "small", "200", &err);
+	setvar_apply(obj, "offset", "-2", &err);
+	setvar_apply(obj, "label", "abc", &err);
+	bpf_object__for_each_map(map, obj) {
+		const char *dot = strrchr(bpf_map__name(map), '.');
+		size_t size, i;
+		char *data;
+
+		if (!bpf_map__is_internal(map) || !dot || strcmp(dot, ".data"))
+			continue;
+		data = bpf_map__initial_value(map, &size);
+		/* small = 200 (0xc8), offset = -2 (0xfffe), label "abc" */
+		for (i = 0; i + 1 < size; i++)
+			found |= ((unsigned char)data[i] == 0xc8) << 0 |
+				 (!memcmp(data + i, "\xfe\xff", 2)) << 1 |
+				 (i + 4 <= size && !memcmp(data + i, "abc", 4)) << 2;
+	}
+	check(found == 7, "--set: the bytes in .data are the values set (%d)",
+	      found);
+	bpf_object__close(obj);
+}
+
+static void test_struct_ops_name(void)
+{
+	struct bpf_object *obj;
+	struct bpf_map *map;
+	char name[32];
+
+	obj = bpf_object__open_file(BPF_OBJ_DIR "/fifo.bpf.o", NULL);
+	if (!check(obj != NULL, "name: open fifo.bpf.o"))
+		return;
+	map = bpf_object__find_map_by_name(obj, "fifo");
+	check(map && !struct_ops_get_name(obj, map, name, sizeof(name)) &&
+	      !strcmp(name, "fifo"), "name: the object's own name is read");
+	check(!struct_ops_set_name(obj, map, "fifo_b") &&
+	      !struct_ops_get_name(obj, map, name, sizeof(name)) &&
+	      !strcmp(name, "fifo_b"), "name: a new name is written");
+	check(struct_ops_set_name(obj, map, "a_name_of_sixteen") == -ENAMETOOLONG,
+	      "name: a name that does not fit is refused");
+	bpf_object__close(obj);
+}
+
+/* ---- cgroup paths ---- */
+
+static void test_cgroup_paths(void)
+{
+	static const struct {
+		const char *mnt, *arg, *want;
+	} good[] = {
+		{ "/sys/fs/cgroup", "/sys/fs/cgroup/a/b", "/sys/fs/cgroup/a/b" },
+		{ "/sys/fs/cgroup", "a/b", "/sys/fs/cgroup/a/b" },
+		{ "/sys/fs/cgroup", "/a/b", "/sys/fs/cgroup/a/b" },
+		{ "/sys/fs/cgroup", "a//b/", "/sys/fs/cgroup/a/b" },
+		{ "/sys/fs/cgroup/", "db", "/sys/fs/cgroup/db" },
+		{ "/sys/fs/cgroup", "", "/sys/fs/cgroup" },
+		{ "/sys/fs/cgroup", "/", "/sys/fs/cgroup" },
+		{ "/sys/fs/cgroup", "/sys/fs/cgroup", "/sys/fs/cgroup" },
+		{ "/sys/fs/cgroup", "/sys/fs/cgroupx/a", "/sys/fs/cgroup/sys/fs/cgroupx/a" },
+		{ "/sys/fs/cgroup", "a/..b/c.", "/sys/fs/cgroup/a/..b/c." },
+	};
+	static const char *const bad[] = { "..", "a/../b", "./a", "a/.", "/sys/fs/cgroup/.." };
+	char out[64], lng[200];
+	struct ctl_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		check(!cgroup_resolve(good[i].mnt, good[i].arg, out, sizeof(out), &err) &&
+		      !strcmp(out, good[i].want), "cgroup: '%s' -> %s",
+		      good[i].arg, good[i].want);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		check(cgroup_resolve("/sys/fs/cgroup", bad[i], out, sizeof(out), &err) == -EINVAL,
+		      "cgroup: '%s' rejected: %s", bad[i], err.msg);
+	memset(lng, 'x', sizeof(lng) - 1);
+	lng[sizeof(lng) - 1] = '\0';
+	check(cgroup_resolve("/sys/fs/cgroup", lng, out, sizeof(out), &err) == -ENAMETOOLONG,
+	      "cgroup: a path longer than the buffer is refused");
+	check(cgroup_resolve("/sys/fs/cgroup", "a/b/c", out, 20, &err) == -ENAMETOOLONG,
+	      "cgroup: no truncated path is returned");
+}
+
+/* ---- histograms ---- */
+
+static void test_hist(void)
+{
+	static const char text[] =
+		"# evict_folios() decision time, ns: [from, to) count\n"
+		"4096 8192 10\n16384 32768 89\n1048576 2097152 1\n# total 100\n";
+	static const char *const bad[] = {
+		"4096 8192 10\n# total 11\n",		/* sum differs */
+		"4096 8000 10\n# total 10\n",		/* not a log2 bucket */
+		"4096 8192 x\n# total 0\n",		/* not a number */
+		"4096 8192 10\n",			/* no total */
+		"4096 8192 5\n4096 8192 5\n# total 10\n",	/* bucket twice */
+		"4096 8192 10 7\n# total 10\n",		/* extra field */
+	};
+	struct hist h;
+	size_t i;
+
+	check(!hist_parse(text, &h) && h.total == 100 && h.count[13] == 10 &&
+	      h.count[15] == 89, "hist: the module's format parses");
+	check(hist_quantile(&h, 0.5) == 32768 && hist_quantile(&h, 0.99) == 32768 &&
+	      hist_quantile(&h, 1.0) == 2097152 && hist_quantile(&h, 0.05) == 8192,
+	      "hist: median, p99, max, p5 are bucket upper bounds");
+	check(!hist_parse("# total 0\n", &h) && hist_quantile(&h, 0.5) == 0,
+	      "hist: an empty histogram");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		check(hist_parse(bad[i], &h) == -EINVAL, "hist: malformed input %zu rejected", i);
+}
+
+int main(int argc, char **argv)
+{
+	libbpf_set_print(NULL);
+	printf("TAP version 13\n");
+	test_model_good();
+	test_model_bad();
+	test_model_too_many_features();
+	test_setvar_split();
+	test_setvar_apply();
+	test_setvar_values();
+	test_struct_ops_name();
+	test_cgroup_paths();
+	test_hist();
+	printf("1..%d\n# %d passed, %d failed\n", test_nr, test_nr - failures,
+	       failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Messages, small files, and the preconditions every command checks. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+
+#include "cachectl.h"
+
+int ctl_errf(struct ctl_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+void ctl_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("cachectl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+long read_text(const char *path, char *buf, size_t len)
+{
+	size_t pos = 0;
+	ssize_t n = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (pos + 1 < len && (n = read(fd, buf + pos, len - 1 - pos)) > 0)
+		pos += n;
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	buf[pos] = '\0';
+	return n ? n : (long)pos;
+}
+
+int write_text(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	n = n < 0 ? -errno : (size_t)n == len ? 0 : -EIO;
+	close(fd);
+	return n;
+}
+
+int wants_help(int argc, char **argv, const char *usage)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int need_root(const char *cmd)
+{
+	if (!geteuid())
+		return 0;
+	ctl_warn("'%s' needs root (CAP_SYS_ADMIN and CAP_BPF); run it with sudo",
+		 cmd);
+	return -EPERM;
+}
+
+int need_cache_ext_kernel(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int found;
+
+	if (!btf) {
+		ctl_warn("cannot read this kernel's BTF (/sys/kernel/btf/vmlinux): boot a kernel built with CONFIG_DEBUG_INFO_BTF and cache_ext");
+		return -ENOENT;
+	}
+	found = btf__find_by_name_kind(btf, "cache_ext_ops",
+				       BTF_KIND_STRUCT) >= 0;
+	btf__free(btf);
+	if (found)
+		return 0;
+	ctl_warn("this kernel has no cache_ext (no struct cache_ext_ops in its BTF): boot a kernel with the cache_ext patches and CONFIG_CACHE_EXT=y");
+	return -EOPNOTSUPP;
+}
+
+/* Where the module may be: $CACHECTL_MODULE, next to the build, installed. */
+static int find_module(char *path, size_t len)
+{
+	const char *env = getenv("CACHECTL_MODULE");
+	char exe[PATH_MAX], *slash;
+	struct utsname u;
+	ssize_t n;
+
+	if (env) {
+		snprintf(path, len, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			/* build/cachectl/cachectl -> build/extmod/module/ */
+			snprintf(path, len, "%s/../extmod/module/%s.ko", exe,
+				 CTL_MODULE);
+			if (!access(path, R_OK))
+				return 0;
+		}
+	}
+	if (!uname(&u)) {
+		snprintf(path, len, "/lib/modules/%s/extra/%s.ko", u.release,
+			 CTL_MODULE);
+		if (!access(path, R_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int need_module(void)
+{
+	char path[PATH_MAX];
+	int fd, ret;
+
+	if (!access(CTL_SYSFS, F_OK))
+		return 0;
+	ret = need_cache_ext_kernel();
+	if (ret)
+		return ret;
+	if (find_module(path, sizeof(path))) {
+		ctl_warn("the %s module is not loaded and was not found; load it (insmod %s.ko) or set CACHECTL_MODULE=/path/to/%s.ko",
+			 CTL_MODULE, CTL_MODULE, CTL_MODULE);
+		return -ENOENT;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		ctl_warn("cannot open %s: %s", path, strerror(errno));
+		return ret;
+	}
+	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+	close(fd);
+	if (ret == -EEXIST)
+		ret = 0;
+	if (ret == -EPERM)
+		ctl_warn("loading %s needs root; run cachectl with sudo", path);
+	else if (ret)
+		ctl_warn("loading %s failed: %s (see dmesg)", path,
+			 strerror(-ret));
+	return ret;
+}
