@@ -135,7 +135,7 @@ TOOLS_LIBS	:= $(LIBBPF_A) -lelf -lz -lmnl -ljson-c -lm
 CACHECTL_HDRS	:= $(wildcard $(CACHECTL_DIR)/*.h) module/cache_ext_nl.h
 # What the host tests link: the parsers, without commands or netlink.
 CACHECTL_LIB	:= $(addprefix $(CACHECTL_DIR)/,model.c setvar.c cgroup.c \
-		   hist.c struct_ops.c util.c)
+		   hist.c struct_ops.c util.c err.c)
 
 $(CACHECTL): $(wildcard $(CACHECTL_DIR)/*.c) $(CACHECTL_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)
@@ -174,14 +174,23 @@ check: kernel module selftests
 
 BENCH_OUT	:= $(B)/bench
 BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Werror -I$(B)/bpf -I$(LIBBPF_INC) \
+		   -DBPF_OBJ_DIR='"$(B)/bpf"' \
 		   -Iselftests/cache_ext -I$(KSELFTEST_DIR)/cgroup -Itools/cachectl
 BENCH_COMMON	:= selftests/cache_ext/cache_ext_util.c tools/cachectl/struct_ops.c \
+		   tools/cachectl/setvar.c tools/cachectl/err.c \
 		   $(KSELFTEST_DIR)/cgroup/cgroup_util.c
 
 $(BENCH_OUT)/core_overhead: bench/core_overhead.c $(BENCH_COMMON) bpf
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
 	@$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz
+
+$(BENCH_OUT)/policies: bench/policies.c selftests/cache_ext/workload.c $(BENCH_COMMON) \
+		$(CACHECTL_DIR)/hist.c bpf
+	@mkdir -p $(dir $@)
+	@echo '  CC      $<'
+	@$(CC) $(BENCH_CFLAGS) -o $@ $< selftests/cache_ext/workload.c \
+		$(CACHECTL_DIR)/hist.c $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
 
 .PHONY: bench-core
 bench-core: kernel module $(BENCH_OUT)/core_overhead
@@ -190,8 +199,9 @@ bench-core: kernel module $(BENCH_OUT)/core_overhead
 
 # --- the demo ------------------------------------------------------------------
 
-run: kernel selftests
-	@$(VM) -t $(VM_TIMEOUT) -- $(SELFTEST_OUT)/demo_events $(B)/bpf
+run: kernel module $(BENCH_OUT)/policies
+	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
+		$(BENCH_OUT)/policies $(RUN_ARGS)
 
 # --- VM for people ----------------------------------------------------------------
 

@@ -30,18 +30,11 @@ void CACHE_EXT_OP(fifo_added, struct folio *folio, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(fifo_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	struct folio *folio;
-
 	/*
 	 * Look a little past the request: folios being written cannot be
 	 * freed now and stay at the head until they are clean.
 	 */
-	for_each_list_folio(folio, memcg, FIFO_LIST, 2 * req->nr_requested) {
-		if (req->nr_proposed >= req->nr_requested)
-			break;
-		if (!cache_ext_folio_busy(folio))
-			bpf_cache_ext_propose(req, folio);
-	}
+	cache_ext_propose_from(req, memcg, FIFO_LIST, 2 * req->nr_requested);
 }
 
 SEC(".struct_ops.link")

@@ -93,4 +93,102 @@ static __always_inline bool cache_ext_folio_busy(struct folio *folio)
 	       (flags & (1UL << PG_dirty)) || !(flags & (1UL << PG_uptodate));
 }
 
+/* Page index of a folio in its file. */
+static __always_inline u64 cache_ext_folio_index(struct folio *folio)
+{
+	return BPF_CORE_READ(folio, index);
+}
+
+/*
+ * Where a folio's data lives, independent of the folio: the key of ghost
+ * (history) entries, which outlive the folio.  Valid until folio_removed()
+ * returns.
+ */
+struct cache_ext_page_key {
+	u64 cgroup;	/* the binding's cgroup: ghosts are per cgroup */
+	u32 dev;
+	u32 pad;
+	u64 ino;
+	u64 index;
+};
+
+static __always_inline void cache_ext_page_key(struct cache_ext_page_key *key,
+					       struct folio *folio,
+					       struct mem_cgroup *memcg)
+{
+	struct inode *host = BPF_CORE_READ(folio, mapping, host);
+
+	key->cgroup = cache_ext_memcg_id(memcg);
+	key->dev = BPF_CORE_READ(host, i_sb, s_dev);
+	key->pad = 0;
+	key->ino = BPF_CORE_READ(host, i_ino);
+	key->index = BPF_CORE_READ(folio, index);
+}
+
+/*
+ * Per-folio state of a policy: a hash map from the folio's address to
+ * @value_type, allocated on demand (no preallocation), for up to @entries
+ * folios.  The policy deletes a folio's entry in folio_removed().  A folio
+ * that migration replaces starts over with no state.
+ */
+#define CACHE_EXT_FOLIO_MAP(map_name, value_type, entries)		\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(map_flags, BPF_F_NO_PREALLOC);			\
+		__uint(max_entries, entries);				\
+		__type(key, u64);					\
+		__type(value, value_type);				\
+	} map_name SEC(".maps")
+
+/* Folios a policy can keep state for: 512 MiB of 4 KiB pages. */
+#define CACHE_EXT_MAX_FOLIOS	131072
+
+/* Per-cgroup state of a policy bound to several cgroups. */
+#define CACHE_EXT_CGROUP_MAP(map_name, value_type)			\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(max_entries, 64);				\
+		__type(key, u64);					\
+		__type(value, value_type);				\
+	} map_name SEC(".maps")
+
+/*
+ * Propose folios from the head of @list until the request is full,
+ * skipping busy ones, looking at @max folios at most: the eviction of
+ * every FIFO-ordered list (fifo, mru, get_scan).
+ */
+static __always_inline void
+cache_ext_propose_from(struct cache_ext_eviction_ctx *req,
+		       struct mem_cgroup *memcg, u32 list, u32 max)
+{
+	struct folio *folio;
+
+	for_each_list_folio(folio, memcg, list, max) {
+		if (req->nr_proposed >= req->nr_requested)
+			break;
+		if (!cache_ext_folio_busy(folio))
+			bpf_cache_ext_propose(req, folio);
+	}
+}
+
+/*
+ * Threads named by user space: a hash of TIDs pinned by name under
+ * /sys/fs/bpf, filled by the application or by an administrator.
+ */
+#define CACHE_EXT_TID_MAP(map_name)					\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(max_entries, 1024);				\
+		__type(key, u32);					\
+		__type(value, u8);					\
+		__uint(pinning, LIBBPF_PIN_BY_NAME);			\
+	} map_name SEC(".maps")
+
+/* Is the current thread in a CACHE_EXT_TID_MAP? */
+#define cache_ext_current_tid_in(map)					\
+({									\
+	u32 __tid = (u32)bpf_get_current_pid_tgid();			\
+	bpf_map_lookup_elem(map, &__tid) != NULL;			\
+})
+
 #endif /* __CACHE_EXT_BPF_H */

@@ -12,12 +12,14 @@
 #include <unistd.h>
 #include <linux/mman.h>
 
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "cgroup_util.h"
 #include "cache_ext_util.h"
 #include "hostile.skel.h"
+#include "setvar.h"
 
 #ifndef __NR_cachestat
 #define __NR_cachestat 451
@@ -134,7 +136,12 @@ struct cachestat {
 
 long cached_pages(const char *path)
 {
-	struct cachestat_range range = { 0, 0 };
+	return cached_range(path, 0, 0);
+}
+
+long cached_range(const char *path, size_t first, size_t nr)
+{
+	struct cachestat_range range = { first * PAGE_SZ, nr * PAGE_SZ };
 	struct cachestat cs;
 	int fd, ret;
 
@@ -270,4 +277,106 @@ struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
 	if (!chosen || hostile__load(*skel))
 		return NULL;
 	return bpf_map__attach_struct_ops(chosen);
+}
+
+int policy_attach(struct policy *p, const char *file, const char *name,
+		  uint64_t cgroup_id, const char *knobs)
+{
+	char path[PATH_MAX], buf[512], *knob, *save, *var, *value;
+	struct bpf_map *map, *ops = NULL;
+	struct ctl_err err;
+	int ret = -EINVAL;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(path, sizeof(path), "%s/%s.bpf.o",
+		 getenv("BPF_OBJ_DIR") ?: BPF_OBJ_DIR, file);
+	p->obj = bpf_object__open_file(path, NULL);
+	if (!p->obj) {
+		ret = -errno;
+		fprintf(stderr, "policy: cannot open %s: %s\n", path, strerror(errno));
+		return ret;
+	}
+	bpf_object__for_each_map(map, p->obj)
+		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS)
+			ops = map;
+	if (!ops)
+		goto fail;
+	snprintf(buf, sizeof(buf), "%s", knobs ?: "");
+	for (knob = strtok_r(buf, " ", &save); knob;
+	     knob = strtok_r(NULL, " ", &save)) {
+		if (setvar_split(knob, &var, &value, &err) ||
+		    setvar_apply(p->obj, var, value, &err)) {
+			fprintf(stderr, "policy %s: %s\n", file, err.msg);
+			goto fail;
+		}
+	}
+	if ((name && struct_ops_set_name(p->obj, ops, name)) ||
+	    struct_ops_set_cgroup_id(p->obj, ops, cgroup_id))
+		goto fail;
+	ret = bpf_object__load(p->obj);
+	if (ret) {
+		fprintf(stderr, "policy %s: load: %s\n", file, strerror(-ret));
+		goto fail;
+	}
+	p->link = bpf_map__attach_struct_ops(ops);
+	if (!p->link) {
+		ret = -errno;
+		fprintf(stderr, "policy %s: attach: %s\n", file, strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	bpf_object__close(p->obj);
+	p->obj = NULL;
+	return ret;
+}
+
+void policy_detach(struct policy *p)
+{
+	bpf_link__destroy(p->link);
+	bpf_object__close(p->obj);
+	p->link = NULL;
+	p->obj = NULL;
+}
+
+void *policy_var(struct policy *p, const char *var)
+{
+	return p->obj ? setvar_addr(p->obj, var, NULL) : NULL;
+}
+
+int policy_map_fd(struct policy *p, const char *name)
+{
+	struct bpf_map *map = p->obj ?
+		bpf_object__find_map_by_name(p->obj, name) : NULL;
+
+	return map ? bpf_map__fd(map) : -1;
+}
+
+int policy_run(struct policy *p, const char *name)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	struct bpf_program *prog = p->obj ?
+		bpf_object__find_program_by_name(p->obj, name) : NULL;
+
+	if (!prog)
+		return -ENOENT;
+	return bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) ? -errno :
+	       opts.retval;
+}
+
+int ctl_module_load(void)
+{
+	const char *ko = getenv("CACHE_EXT_CTL_KO");
+	int fd, ret;
+
+	if (!access("/sys/kernel/cache_ext", F_OK))
+		return 0;
+	if (!ko)
+		return -ENOENT;
+	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(__NR_finit_module, fd, "", 0);
+	close(fd);
+	return ret ? -errno : 0;
 }

@@ -37,6 +37,8 @@ int read_files(char (*paths)[PATH_MAX], int nr);
 
 /* Pages of @path in the page cache (cachestat(2)), or -errno. */
 long cached_pages(const char *path);
+/* The same for pages [@first, @first + @nr) of @path (@nr 0: to the end). */
+long cached_range(const char *path, size_t first, size_t nr);
 
 /* Drop @path's clean pages from the page cache.  Returns 0 or -errno. */
 int drop_file_cache(const char *path);
@@ -82,6 +84,37 @@ struct bpf_link;
  */
 struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
 				struct hostile **skel);
+
+/*
+ * A policy object loaded by file name from BPF_OBJ_DIR, the way cachectl
+ * attaches one: any policy, knobs set by name.
+ */
+struct policy {
+	struct bpf_object *obj;
+	struct bpf_link *link;
+};
+
+/*
+ * Opens BPF_OBJ_DIR/@file.bpf.o, sets the knobs in @knobs ("VAR=VALUE"
+ * separated by spaces, or NULL), renames the policy to @name (NULL: keep
+ * it), binds it at registration to @cgroup_id (0: none), loads and
+ * attaches it.  Returns 0 or -errno (and prints why).
+ */
+int policy_attach(struct policy *p, const char *file, const char *name,
+		  uint64_t cgroup_id, const char *knobs);
+void policy_detach(struct policy *p);
+/* The live global variable @var of an attached policy, or NULL. */
+void *policy_var(struct policy *p, const char *var);
+/* The fd of map @map of an attached policy, or -1. */
+int policy_map_fd(struct policy *p, const char *map);
+/* Runs the BPF_PROG_TYPE_SYSCALL program @prog once; 0 or -errno. */
+int policy_run(struct policy *p, const char *prog);
+
+/*
+ * Load the companion module from $CACHE_EXT_CTL_KO unless it is loaded.
+ * Returns 0, -ENOENT without the variable, or -errno.
+ */
+int ctl_module_load(void);
 
 /* struct_ops_set_name(), shared with cachectl. */
 #include "struct_ops.h"

@@ -34,23 +34,6 @@
 #define FILE_PAGES	4096
 #define MEMCG_MAX	"8M"
 
-static int load_module(void)
-{
-	const char *ko = getenv("CACHE_EXT_CTL_KO");
-	int fd, ret;
-
-	if (!access(SYSFS, F_OK))
-		return 0;
-	if (!ko)
-		return -ENOENT;
-	fd = open(ko, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = syscall(__NR_finit_module, fd, "", 0);
-	close(fd);
-	return ret ? -errno : 0;
-}
-
 static int unload_module(void)
 {
 	return syscall(__NR_delete_module, "cache_ext_ctl", O_NONBLOCK) ?
@@ -102,7 +85,7 @@ FIXTURE_SETUP(ctl)
 
 	if (!scratch_dir() || !getenv("CACHE_EXT_CTL_KO"))
 		SKIP(return, "run in the VM with CACHE_EXT_CTL_KO set");
-	ASSERT_EQ(load_module(), 0);
+	ASSERT_EQ(ctl_module_load(), 0);
 	ASSERT_EQ(trace_start(), 0);
 
 	self->cg = memcg_create("cache_ext_ctl");
@@ -220,7 +203,7 @@ TEST_F(ctl, unload_reload_while_bound)
 	/* The policy keeps working without the module. */
 	ASSERT_EQ(cg_run(self->cg, read_file_loop, self->file), 0);
 
-	ASSERT_EQ(load_module(), 0);
+	ASSERT_EQ(ctl_module_load(), 0);
 	path_of(path, self->policy_dir, "state");
 	EXPECT_EQ(wait_for(path, "active\n"), 0);
 	snprintf(want, sizeof(want), "%llu fifo\n",

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctl_err.h"
+
 #define CTL_SYSFS	"/sys/kernel/cache_ext"
 #define CTL_DEBUGFS	"/sys/kernel/debug/cache_ext"
 #define CTL_PIN_DIR	"/sys/fs/bpf/cache_ext"
@@ -18,14 +20,6 @@
 /* Exit statuses: 0 success, 1 the request failed, 2 bad usage. */
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2
-
-/* An error message buffer, filled by helpers that do not print. */
-struct ctl_err {
-	char msg[512];
-};
-
-__attribute__((format(printf, 2, 3)))
-int ctl_errf(struct ctl_err *err, const char *fmt, ...);
 
 __attribute__((format(printf, 1, 2)))
 void ctl_warn(const char *fmt, ...);

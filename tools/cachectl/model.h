@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cachectl.h"
+#include "ctl_err.h"
 
 /* The limits of the module's model store. */
 #define MODEL_NAME_LEN		32

@@ -277,6 +277,33 @@ int setvar_apply(struct bpf_object *obj, const char *var, const char *value,
 	return -ENOENT;
 }
 
+struct addr_ctx {
+	const char *var;
+	void *addr;
+	size_t size;
+};
+
+static int addr_one(const char *name, struct var_loc *loc, void *data)
+{
+	struct addr_ctx *c = data;
+
+	if (strcmp(name, c->var))
+		return 0;
+	c->addr = loc->data;
+	c->size = loc->size;
+	return 1;
+}
+
+void *setvar_addr(struct bpf_object *obj, const char *var, size_t *size)
+{
+	struct addr_ctx c = { var, NULL, 0 };
+
+	for_each_var(obj, addr_one, &c);
+	if (size)
+		*size = c.size;
+	return c.addr;
+}
+
 struct list_ctx {
 	char *buf;
 	size_t len, pos;

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "cachectl.h"
+#include "ctl_err.h"
 
 struct bpf_object;
 
@@ -28,6 +28,13 @@ int setvar_split(char *arg, char **var, char **value, struct ctl_err *err);
  */
 int setvar_apply(struct bpf_object *obj, const char *var, const char *value,
 		 struct ctl_err *err);
+
+/*
+ * The address and size of global variable @var of @obj: its initial value
+ * before load, the live variable after (data sections are mmap()ed).
+ * NULL if there is no such variable.
+ */
+void *setvar_addr(struct bpf_object *obj, const char *var, size_t *size);
 
 /* Writes the names of @obj's settable variables, space separated. */
 void setvar_list(struct bpf_object *obj, char *buf, size_t len);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The name member of a struct_ops map's initial value, found by BTF. */
+/* Members of a struct_ops map's initial value, found by BTF. */
 #include <errno.h>
 #include <string.h>
 
@@ -8,9 +8,9 @@
 
 #include "struct_ops.h"
 
-/* Points *@field at the "name" char array of @map's value. */
-static int find_name(struct bpf_object *obj, struct bpf_map *map,
-		     char **field, size_t *field_len)
+/* Points *@field at member @member of @map's value. */
+static int find_member(struct bpf_object *obj, struct bpf_map *map,
+		       const char *member, char **field, size_t *field_len)
 {
 	const struct btf *btf = bpf_object__btf(obj);
 	const struct btf_member *m;
@@ -31,7 +31,7 @@ static int find_name(struct bpf_object *obj, struct bpf_map *map,
 		size_t off = btf_member_bit_offset(t, i) / 8;
 		long msize;
 
-		if (strcmp(btf__name_by_offset(btf, m->name_off), "name"))
+		if (strcmp(btf__name_by_offset(btf, m->name_off), member))
 			continue;
 		msize = btf__resolve_size(btf, m->type);
 		if (msize <= 0 || off + msize > size)
@@ -50,7 +50,7 @@ int struct_ops_set_name(struct bpf_object *obj, struct bpf_map *map,
 	char *field;
 	int ret;
 
-	ret = find_name(obj, map, &field, &field_len);
+	ret = find_member(obj, map, "name", &field, &field_len);
 	if (ret)
 		return ret;
 	if (len >= field_len)
@@ -67,12 +67,28 @@ int struct_ops_get_name(struct bpf_object *obj, struct bpf_map *map,
 	char *field;
 	int ret;
 
-	ret = find_name(obj, map, &field, &field_len);
+	ret = find_member(obj, map, "name", &field, &field_len);
 	if (ret)
 		return ret;
 	if (!len || strnlen(field, field_len) >= len)
 		return -ENAMETOOLONG;
 	memcpy(buf, field, strnlen(field, field_len));
 	buf[strnlen(field, field_len)] = '\0';
+	return 0;
+}
+
+int struct_ops_set_cgroup_id(struct bpf_object *obj, struct bpf_map *map,
+			     uint64_t id)
+{
+	size_t field_len;
+	char *field;
+	int ret;
+
+	ret = find_member(obj, map, "cgroup_id", &field, &field_len);
+	if (ret)
+		return ret;
+	if (field_len != sizeof(id))
+		return -EINVAL;
+	memcpy(field, &id, sizeof(id));
 	return 0;
 }

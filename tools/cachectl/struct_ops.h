@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The name of a cache_ext_ops struct_ops map, read and written in the
- * map's initial value through BTF before the object is loaded.  Shared by
- * cachectl and the selftests.
+ * The name and cgroup_id of a cache_ext_ops struct_ops map, read and
+ * written in the map's initial value through BTF before the object is
+ * loaded.  Shared by cachectl and the selftests.
  */
 #ifndef CACHECTL_STRUCT_OPS_H
 #define CACHECTL_STRUCT_OPS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct bpf_object;
 struct bpf_map;
@@ -18,5 +19,9 @@ int struct_ops_set_name(struct bpf_object *obj, struct bpf_map *map,
 /* Copies the current name into @buf; 0 or -errno as above. */
 int struct_ops_get_name(struct bpf_object *obj, struct bpf_map *map,
 			char *buf, size_t len);
+
+/* Sets cgroup_id: the policy binds to that cgroup when registered. */
+int struct_ops_set_cgroup_id(struct bpf_object *obj, struct bpf_map *map,
+			     uint64_t id);
 
 #endif /* CACHECTL_STRUCT_OPS_H */

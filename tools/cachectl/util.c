@@ -15,16 +15,6 @@
 
 #include "cachectl.h"
 
-int ctl_errf(struct ctl_err *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 void ctl_warn(const char *fmt, ...)
 {
 	va_list ap;

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policies: every policy against the kernel's own, on the same workloads,
+ * side by side in one boot.  This is what `make run` shows.
+ *
+ * Each run gets a fresh memory cgroup limited to MEM MiB (16), a file
+ * dropped from the page cache, and one setup:
+ *
+ *   kernel-lru    no policy, the active/inactive LRU
+ *   kernel-mglru  no policy, MGLRU (lru_gen enabled)
+ *   <policy>      a cache_ext policy from build/bpf, bound to the cgroup
+ *                 (the kernel's LRU underneath, for what it does not pick)
+ *
+ * Workloads (both verify every page they read):
+ *
+ *   zipf   READS (30000) seeded Zipfian 4 KiB preads (theta 0.9, hot
+ *          pages spread over the file) over a 48 MiB file, readahead off
+ *   scan   a 24 MiB file (1.5x the limit) read sequentially 3 times
+ *
+ * Reported per run: hit ratio (1 - pages read from disk / pages read by the
+ * workload, from pgpgin), disk reads, throughput (pages per second of wall
+ * time, noisy under TCG), and with $CACHE_EXT_CTL_KO the policy's decision
+ * time per evict_folios() call (median and p99 upper bounds from the
+ * module's log2 histogram).  '*' marks the most hits per workload.
+ *
+ *   policies [-w zipf|scan] [-p p1,p2,..] [-m MEM_MIB] [-n READS] [-t THETA]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroup_util.h"
+#include "cache_ext_util.h"
+#include "hist.h"
+#include "workload.h"
+
+#define MIB		256	/* pages */
+#define MAX_SETUPS	16
+
+static const char *const default_setups =
+	"kernel-lru,kernel-mglru,fifo,lfu,mru,s3fifo,lhd,mglru,noop";
+
+static int mem_mib = 16;
+static size_t nr_reads = 30000;
+static double theta = 0.9;
+static int have_module;
+
+struct workload {
+	const char *name;
+	const char *desc;
+	size_t pages;		/* file size */
+	int (*run)(const char *cgroup, void *path);
+	size_t (*pages_read)(void);
+};
+
+static int run_zipf(const char *cgroup, void *path)
+{
+	return zipf_reads(path, 48 * MIB, nr_reads, theta, 42) ?
+	       EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static size_t zipf_pages_read(void)
+{
+	return nr_reads;
+}
+
+static int run_scan(const char *cgroup, void *path)
+{
+	return scan_reads(path, 3) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static size_t scan_pages_read(void)
+{
+	return 3 * 24 * MIB;
+}
+
+static const struct workload workloads[] = {
+	{ "zipf", "Zipfian 4 KiB preads over 48 MiB", 48 * MIB, run_zipf,
+	  zipf_pages_read },
+	{ "scan", "24 MiB file read 3 times in a row", 24 * MIB, run_scan,
+	  scan_pages_read },
+};
+
+struct result {
+	double hit_ratio, pages_per_s;
+	long long disk_reads;
+	uint64_t p50_ns, p99_ns;
+	int ok;
+};
+
+/* Decision-time quantiles of the cgroup's binding, from debugfs. */
+static void read_latency(uint64_t cg_id, struct result *r)
+{
+	char path[128], text[4096];
+	struct hist h;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/cache_ext/%" PRIu64 "/latency",
+		 cg_id);
+	if (read_text(path, text, sizeof(text)) < 0 || hist_parse(text, &h))
+		return;
+	r->p50_ns = hist_quantile(&h, 0.5);
+	r->p99_ns = hist_quantile(&h, 0.99);
+}
+
+static int run_one(const struct workload *w, const char *setup,
+		   const char *file, struct result *r)
+{
+	int kernel = !strncmp(setup, "kernel-", 7);
+	struct policy p = {};
+	long long before;
+	uint64_t start, cg_id;
+	char *cg, max[16];
+	int ret = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (set_lru_gen(!strcmp(setup, "kernel-mglru")))
+		return -1;
+	cg = memcg_create("cache_ext_bench");
+	if (!cg)
+		return -1;
+	snprintf(max, sizeof(max), "%dM", mem_mib);
+	cg_id = cgroup_id_of(cg);
+	if (cg_write(cg, "memory.max", max) || drop_file_cache(file))
+		goto out;
+	if (!kernel && policy_attach(&p, setup, NULL, cg_id, NULL))
+		goto out;
+
+	before = disk_pages_read();
+	start = now_us();
+	if (cg_run(cg, w->run, (void *)file))
+		goto out;
+	r->pages_per_s = w->pages_read() * 1e6 / (now_us() - start);
+	r->disk_reads = disk_pages_read() - before;
+	r->hit_ratio = 1.0 - (double)r->disk_reads / w->pages_read();
+	if (!kernel && have_module)
+		read_latency(cg_id, r);
+	r->ok = 1;
+	ret = 0;
+out:
+	policy_detach(&p);
+	cg_destroy(cg);
+	free(cg);
+	return ret;
+}
+
+static void fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (!ns)
+		snprintf(buf, len, "-");
+	else if (ns < 10000)
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	else
+		snprintf(buf, len, "%" PRIu64 "us", ns / 1000);
+}
+
+static void print_table(const struct workload *w, char **setups, int n,
+			struct result *res)
+{
+	int i, best = -1, base = -1;
+	char p50[24], p99[24];
+
+	for (i = 0; i < n; i++) {
+		if (!res[i].ok)
+			continue;
+		if (best < 0 || res[i].disk_reads < res[best].disk_reads)
+			best = i;
+		if (!strcmp(setups[i], "kernel-lru"))
+			base = i;
+	}
+	printf("\n%s: %s, %d MiB cgroup, %zu pages read\n", w->name, w->desc,
+	       mem_mib, w->pages_read());
+	printf("  %-14s %9s %11s %12s %10s %10s %10s\n", "setup", "hit ratio",
+	       "disk reads", "pages/s", "vs lru", "decide p50", "p99");
+	for (i = 0; i < n; i++) {
+		if (!res[i].ok) {
+			printf("  %-14s %9s\n", setups[i], "FAILED");
+			continue;
+		}
+		fmt_ns(res[i].p50_ns, p50, sizeof(p50));
+		fmt_ns(res[i].p99_ns, p99, sizeof(p99));
+		printf("%c %-14s %9.3f %11lld %12.0f %9.2fx %10s %10s\n",
+		       i == best ? '*' : ' ', setups[i], res[i].hit_ratio,
+		       res[i].disk_reads, res[i].pages_per_s,
+		       base >= 0 && res[base].disk_reads ?
+		       (double)res[i].disk_reads / res[base].disk_reads : 0.0,
+		       p50, p99);
+	}
+	printf("  (* most hits; 'vs lru' = disk reads relative to kernel-lru)\n");
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: policies [-w zipf|scan] [-p p1,p2,..] [-m MEM_MIB] [-n READS] [-t THETA]\n"
+		"  setups: kernel-lru, kernel-mglru, or a policy in BPF_OBJ_DIR\n"
+		"  default: -p %s\n", default_setups);
+}
+
+int main(int argc, char **argv)
+{
+	static char setup_buf[512];
+	char *setups[MAX_SETUPS], *tok, *save;
+	const char *only = NULL;
+	struct result res[MAX_SETUPS];
+	char file[PATH_MAX];
+	int c, n = 0, i, failed = 0;
+	size_t wi;
+
+	snprintf(setup_buf, sizeof(setup_buf), "%s", default_setups);
+	while ((c = getopt(argc, argv, "w:p:m:n:t:h")) != -1) {
+		switch (c) {
+		case 'w': only = optarg; break;
+		case 'p': snprintf(setup_buf, sizeof(setup_buf), "%s", optarg); break;
+		case 'm': mem_mib = atoi(optarg); break;
+		case 'n': nr_reads = strtoul(optarg, NULL, 10); break;
+		case 't': theta = strtod(optarg, NULL); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	for (tok = strtok_r(setup_buf, ",", &save); tok && n < MAX_SETUPS;
+	     tok = strtok_r(NULL, ",", &save))
+		setups[n++] = tok;
+	if (!scratch_dir() || mem_mib < 4 || !nr_reads) {
+		usage(stderr);
+		fprintf(stderr, "policies: run in the VM (CACHE_EXT_SCRATCH)\n");
+		return 2;
+	}
+	have_module = !ctl_module_load();
+
+	for (wi = 0; wi < sizeof(workloads) / sizeof(workloads[0]); wi++) {
+		const struct workload *w = &workloads[wi];
+
+		if (only && strcmp(only, w->name))
+			continue;
+		scratch_path(file, sizeof(file), w->name);
+		if (make_file(file, w->pages)) {
+			perror("policies: make_file");
+			return 1;
+		}
+		for (i = 0; i < n; i++) {
+			fprintf(stderr, "  %s: %s ...\n", w->name, setups[i]);
+			if (run_one(w, setups[i], file, &res[i]))
+				failed++;
+		}
+		print_table(w, setups, n, res);
+		unlink(file);
+	}
+	set_lru_gen(1);
+	return failed ? 1 : 0;
+}

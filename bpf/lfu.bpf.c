@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lfu: evict the least frequently used folios, by sampling.
+ *
+ * Keeps a small hot set that a one-time scan of a large file would flush
+ * out of FIFO or LRU: scanned folios are used once, hot ones many times.
+ * Each folio's access count lives in a hash map.  On eviction the policy
+ * scores a sample of sample_per_candidate folios per requested candidate
+ * (20 x 32 = 640 by default, as in the cache_ext paper) from the head of
+ * its list with bpf_cache_ext_propose_scored(); the kernel keeps the
+ * lowest counts.  Every sampled folio is rotated to the tail, so the next
+ * sample looks at folios not seen for the longest time.
+ *
+ * Knobs: sample_per_candidate (1..64), max_count (saturation; counts never
+ * age, as in plain LFU).
+ */
+#include "cache_ext.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+#define LFU_LIST 0
+
+const volatile u32 sample_per_candidate = 20;
+const volatile u32 max_count = 1000000;
+
+CACHE_EXT_FOLIO_MAP(lfu_counts, u32, CACHE_EXT_MAX_FOLIOS);
+
+s32 CACHE_EXT_OP_SLEEPABLE(lfu_init, struct mem_cgroup *memcg)
+{
+	if (sample_per_candidate < 1 || sample_per_candidate > 64)
+		return -EINVAL;
+	return bpf_cache_ext_list_create(memcg) == LFU_LIST ? 0 : -EINVAL;
+}
+
+void CACHE_EXT_OP(lfu_added, struct folio *folio, struct mem_cgroup *memcg)
+{
+	u64 key = (u64)folio;
+	u32 one = 1;
+
+	bpf_map_update_elem(&lfu_counts, &key, &one, BPF_ANY);
+	bpf_cache_ext_list_add(memcg, LFU_LIST, folio, CACHE_EXT_TAIL);
+}
+
+void CACHE_EXT_OP(lfu_accessed, struct folio *folio, struct mem_cgroup *memcg)
+{
+	u64 key = (u64)folio;
+	u32 *count = bpf_map_lookup_elem(&lfu_counts, &key);
+
+	if (count && *count < max_count)
+		__sync_fetch_and_add(count, 1);
+}
+
+void CACHE_EXT_OP(lfu_removed, struct folio *folio, struct mem_cgroup *memcg)
+{
+	u64 key = (u64)folio;
+
+	bpf_map_delete_elem(&lfu_counts, &key);
+}
+
+void CACHE_EXT_OP(lfu_evict, struct cache_ext_eviction_ctx *req,
+		  struct mem_cgroup *memcg)
+{
+	s64 size = bpf_cache_ext_list_size(memcg, LFU_LIST);
+	u32 sample = sample_per_candidate * req->nr_requested;
+	struct folio *folio;
+
+	/* Rotated folios come round again on a short list: no duplicates. */
+	if (size < sample)
+		sample = size > 0 ? size : 0;
+	for_each_list_folio(folio, memcg, LFU_LIST, sample) {
+		u64 key = (u64)folio;
+		u32 *count;
+
+		bpf_cache_ext_list_move(memcg, LFU_LIST, folio, CACHE_EXT_TAIL);
+		if (cache_ext_folio_busy(folio))
+			continue;
+		count = bpf_map_lookup_elem(&lfu_counts, &key);
+		bpf_cache_ext_propose_scored(req, folio, count ? *count : 0);
+	}
+}
+
+SEC(".struct_ops.link")
+struct cache_ext_ops lfu = {
+	.init		= (void *)lfu_init,
+	.folio_added	= (void *)lfu_added,
+	.folio_accessed	= (void *)lfu_accessed,
+	.folio_removed	= (void *)lfu_removed,
+	.evict_folios	= (void *)lfu_evict,
+	.name		= "lfu",
+};

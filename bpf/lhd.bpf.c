@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lhd: Least Hit Density (Beckmann et al., NSDI 2018), in scaled integers.
+ *
+ * A folio's value is its expected hits per unit of cache space-time: the
+ * hit density of its class at its age.  Folios are grouped into classes by
+ * how often they were hit (0, 1, 2, 3+ hits) and ages are counted in
+ * coarse ticks of the cgroup's access clock.  Every hit and every eviction
+ * is counted at the age it happened in its class; from those histograms
+ * the reconfiguration computes, for each class and age a,
+ *
+ *   density(a) = hits at ages >= a / sum over ages >= a of events beyond
+ *
+ * (expected hits over expected remaining lifetime), decays the histograms
+ * (EWMA, 7/8), and re-chooses the age tick so that a full turnover of the
+ * cache spans about a quarter of the age range.  Eviction samples
+ * sample_per_candidate folios per requested candidate from the head of
+ * the list, scores each with its density and lets the kernel evict the
+ * lowest (batch scoring); sampled folios rotate to the tail.
+ *
+ * The reconfiguration never runs in the eviction path: it is the
+ * BPF_PROG_TYPE_SYSCALL program lhd_reconfigure, run from user space
+ * (bpf_prog_test_run, or cachectl), and a BPF timer runs it every
+ * reconfigure_ms (0: only from user space).  Per-cgroup state is keyed by
+ * cgroup.  Knobs: sample_per_candidate (1..32), reconfigure_ms.
+ */
+#include "cache_ext.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+#define LHD_LIST	0
+#define NR_CLASSES	4
+#define NR_AGES		64
+#define DENSITY_SHIFT	24	/* density fixed point */
+
+const volatile u32 sample_per_candidate = 8;
+const volatile u32 reconfigure_ms = 500;
+
+struct lhd_folio {
+	u64 last;	/* access clock at the last access */
+	u32 hits;
+};
+
+struct lhd_cgroup {
+	u64 clock;		/* accesses and insertions so far */
+	u64 nr_folios;		/* tracked folios */
+	u32 age_shift;		/* one age tick = 2^age_shift clock ticks */
+	u32 reconfigs;
+	u32 hits[NR_CLASSES][NR_AGES];
+	u32 evictions[NR_CLASSES][NR_AGES];
+	u32 density[NR_CLASSES][NR_AGES];
+};
+
+CACHE_EXT_FOLIO_MAP(lhd_folios, struct lhd_folio, CACHE_EXT_MAX_FOLIOS);
+CACHE_EXT_CGROUP_MAP(lhd_cgroups, struct lhd_cgroup);
+
+struct lhd_timer {
+	struct bpf_timer timer;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct lhd_timer);
+} lhd_timer SEC(".maps");
+
+/* New per-cgroup entries are copied from this (too big for the stack). */
+static struct lhd_cgroup zero_cgroup;
+
+u64 nr_reconfigs;
+
+static u32 class_of(u32 hits)
+{
+	return hits < NR_CLASSES ? hits : NR_CLASSES - 1;
+}
+
+static u32 age_of(struct lhd_cgroup *cg, u64 last)
+{
+	u64 age = (cg->clock - last) >> (cg->age_shift & 63);
+
+	return age < NR_AGES ? age : NR_AGES - 1;
+}
+
+/* Before the first reconfiguration: younger is denser (LRU-like). */
+static void lhd_cgroup_reset(struct lhd_cgroup *cg)
+{
+	u32 c, a;
+
+	cg->age_shift = 6;
+	for (c = 0; c < NR_CLASSES; c++)
+		for (a = 0; a < NR_AGES; a++)
+			cg->density[c][a] = (NR_AGES - a) << 8;
+}
+
+static long reconfigure_one(struct bpf_map *map, u64 *id,
+			    struct lhd_cgroup *cg, void *unused)
+{
+	u64 turnover = cg->nr_folios ? cg->nr_folios : 1;
+	u32 c, shift = 0;
+	int a;
+
+	for (c = 0; c < NR_CLASSES; c++) {
+		u64 hits = 0, events = 0, lifetime = 0;
+
+		for (a = NR_AGES - 1; a >= 0; a--) {
+			hits += cg->hits[c][a];
+			events += cg->hits[c][a] + cg->evictions[c][a];
+			lifetime += events;
+			cg->density[c][a] = lifetime ?
+				(hits << DENSITY_SHIFT) / lifetime : 0;
+			cg->hits[c][a] -= cg->hits[c][a] >> 3;
+			cg->evictions[c][a] -= cg->evictions[c][a] >> 3;
+		}
+	}
+	/* A turnover of the cache spans NR_AGES / 4 ticks. */
+	while (shift < 40 && (turnover >> shift) > NR_AGES / 4)
+		shift++;
+	cg->age_shift = shift;
+	cg->reconfigs++;
+	__sync_fetch_and_add(&nr_reconfigs, 1);
+	return 0;
+}
+
+static void reconfigure_all(void)
+{
+	bpf_for_each_map_elem(&lhd_cgroups, reconfigure_one, NULL, 0);
+}
+
+/* Run from user space: bpf_prog_test_run_opts() on this program. */
+SEC("syscall")
+int lhd_reconfigure(void *ctx)
+{
+	reconfigure_all();
+	return 0;
+}
+
+static int lhd_timer_fn(void *map, u32 *key, struct lhd_timer *t)
+{
+	reconfigure_all();
+	bpf_timer_start(&t->timer, (u64)reconfigure_ms * 1000000, 0);
+	return 0;
+}
+
+static void start_timer(void)
+{
+	u32 zero = 0;
+	struct lhd_timer *t = bpf_map_lookup_elem(&lhd_timer, &zero);
+
+	if (!t || !reconfigure_ms)
+		return;
+	/* -EBUSY once started by an earlier binding: nothing to do. */
+	if (bpf_timer_init(&t->timer, &lhd_timer, 1 /* CLOCK_MONOTONIC */))
+		return;
+	bpf_timer_set_callback(&t->timer, lhd_timer_fn);
+	bpf_timer_start(&t->timer, (u64)reconfigure_ms * 1000000, 0);
+}
+
+s32 CACHE_EXT_OP(lhd_init, struct mem_cgroup *memcg)
+{
+	u64 id = cache_ext_memcg_id(memcg);
+	struct lhd_cgroup *cg;
+
+	if (sample_per_candidate < 1 || sample_per_candidate > 32)
+		return -EINVAL;
+	if (bpf_cache_ext_list_create(memcg) != LHD_LIST)
+		return -EINVAL;
+	if (bpf_map_update_elem(&lhd_cgroups, &id, &zero_cgroup, BPF_ANY))
+		return -ENOMEM;
+	cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
+	if (!cg)
+		return -ENOMEM;
+	lhd_cgroup_reset(cg);
+	start_timer();
+	return 0;
+}
+
+void CACHE_EXT_OP(lhd_exit, struct mem_cgroup *memcg)
+{
+	u64 id = cache_ext_memcg_id(memcg);
+
+	bpf_map_delete_elem(&lhd_cgroups, &id);
+}
+
+void CACHE_EXT_OP(lhd_added, struct folio *folio, struct mem_cgroup *memcg)
+{
+	u64 id = cache_ext_memcg_id(memcg), key = (u64)folio;
+	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
+	struct lhd_folio st = {};
+
+	if (!cg)
+		return;
+	st.last = __sync_fetch_and_add(&cg->clock, 1);
+	__sync_fetch_and_add(&cg->nr_folios, 1);
+	bpf_map_update_elem(&lhd_folios, &key, &st, BPF_ANY);
+	bpf_cache_ext_list_add(memcg, LHD_LIST, folio, CACHE_EXT_TAIL);
+}
+
+void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
+{
+	u64 id = cache_ext_memcg_id(memcg), key = (u64)folio;
+	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
+	struct lhd_folio *st = bpf_map_lookup_elem(&lhd_folios, &key);
+	u32 c, a;
+
+	if (!cg || !st)
+		return;
+	c = class_of(st->hits) & (NR_CLASSES - 1);
+	a = age_of(cg, st->last) & (NR_AGES - 1);
+	__sync_fetch_and_add(&cg->hits[c][a], 1);
+	st->hits++;
+	st->last = __sync_fetch_and_add(&cg->clock, 1);
+}
+
+void CACHE_EXT_OP(lhd_removed, struct folio *folio, struct mem_cgroup *memcg)
+{
+	u64 id = cache_ext_memcg_id(memcg), key = (u64)folio;
+	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
+	struct lhd_folio *st = bpf_map_lookup_elem(&lhd_folios, &key);
+	u32 c, a;
+
+	if (cg && st) {
+		c = class_of(st->hits) & (NR_CLASSES - 1);
+		a = age_of(cg, st->last) & (NR_AGES - 1);
+		__sync_fetch_and_add(&cg->evictions[c][a], 1);
+		__sync_fetch_and_sub(&cg->nr_folios, 1);
+	}
+	bpf_map_delete_elem(&lhd_folios, &key);
+}
+
+void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
+		  struct mem_cgroup *memcg)
+{
+	u64 id = cache_ext_memcg_id(memcg);
+	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
+	s64 size = bpf_cache_ext_list_size(memcg, LHD_LIST);
+	u32 sample = sample_per_candidate * req->nr_requested;
+	struct folio *folio;
+
+	if (!cg)
+		return;
+	if (size < sample)
+		sample = size > 0 ? size : 0;
+	for_each_list_folio(folio, memcg, LHD_LIST, sample) {
+		u64 key = (u64)folio;
+		struct lhd_folio *st;
+		u32 density = 0;
+
+		bpf_cache_ext_list_move(memcg, LHD_LIST, folio, CACHE_EXT_TAIL);
+		if (cache_ext_folio_busy(folio))
+			continue;
+		st = bpf_map_lookup_elem(&lhd_folios, &key);
+		if (st)
+			density = cg->density[class_of(st->hits) & (NR_CLASSES - 1)]
+					     [age_of(cg, st->last) & (NR_AGES - 1)];
+		bpf_cache_ext_propose_scored(req, folio, density);
+	}
+}
+
+SEC(".struct_ops.link")
+struct cache_ext_ops lhd = {
+	.init		= (void *)lhd_init,
+	.exit		= (void *)lhd_exit,
+	.folio_added	= (void *)lhd_added,
+	.folio_accessed	= (void *)lhd_accessed,
+	.folio_removed	= (void *)lhd_removed,
+	.evict_folios	= (void *)lhd_evict,
+	.name		= "lhd",
+};
