@@ -130,9 +130,10 @@ CACHECTL_DIR	:= tools/cachectl
 CACHECTL	:= $(B)/cachectl/cachectl
 TOOLS_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		   -Wno-missing-field-initializers -Wno-format-truncation -Werror \
-		   -I$(LIBBPF_INC) -Imodule -I$(CACHECTL_DIR)
+		   -I$(LIBBPF_INC) -Imodule -I$(CACHECTL_DIR) -Ibpf/include
 TOOLS_LIBS	:= $(LIBBPF_A) -lelf -lz -lmnl -ljson-c -lm
-CACHECTL_HDRS	:= $(wildcard $(CACHECTL_DIR)/*.h) module/cache_ext_nl.h
+CACHECTL_HDRS	:= $(wildcard $(CACHECTL_DIR)/*.h) module/cache_ext_nl.h \
+		   bpf/include/lc_trace.h bpf/include/lc_features.h
 # What the host tests link: the parsers, without commands or netlink.
 CACHECTL_LIB	:= $(addprefix $(CACHECTL_DIR)/,model.c setvar.c cgroup.c \
 		   hist.c struct_ops.c util.c err.c)
@@ -149,9 +150,39 @@ $(B)/tests/test_cachectl: $(CACHECTL_DIR)/tests/test_cachectl.c $(CACHECTL_LIB) 
 	@$(CC) $(TOOLS_CFLAGS) -DBPF_OBJ_DIR='"$(B)/bpf"' -o $@ $< \
 		$(CACHECTL_LIB) $(TOOLS_LIBS)
 
-HOST_TESTS	:= $(B)/tests/test_cachectl
+# lctrain: the LearnedCache trainer.
+LCTRAIN_DIR	:= tools/lctrain
+LCTRAIN		:= $(B)/lctrain/lctrain
+LCTRAIN_LIB	:= $(addprefix $(LCTRAIN_DIR)/,lclog.c dataset.c bins.c train.c \
+		   metrics.c export.c)
+LCTRAIN_HDRS	:= $(wildcard $(LCTRAIN_DIR)/*.h) bpf/include/lc_trace.h \
+		   bpf/include/lc_features.h
+LCTRAIN_CFLAGS	:= $(TOOLS_CFLAGS) -I$(LCTRAIN_DIR)
 
-tools: $(CACHECTL) $(HOST_TESTS)
+$(LCTRAIN): $(LCTRAIN_DIR)/main.c $(LCTRAIN_LIB) $(LCTRAIN_HDRS)
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(LCTRAIN_CFLAGS) -o $@ $< $(LCTRAIN_LIB) -ljson-c -lm
+
+# The trainer's tests: once plainly, and the log reader once more under
+# AddressSanitizer and UBSan with a fuzzer of mutated logs.
+$(B)/tests/test_lctrain: $(LCTRAIN_DIR)/tests/test_lctrain.c $(LCTRAIN_LIB) \
+		$(LCTRAIN_HDRS) $(CACHECTL_DIR)/model.c $(CACHECTL_DIR)/err.c
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(LCTRAIN_CFLAGS) -o $@ $< $(LCTRAIN_LIB) $(CACHECTL_DIR)/model.c \
+		$(CACHECTL_DIR)/err.c -ljson-c -lm
+
+$(B)/tests/test_lclog_fuzz: $(LCTRAIN_DIR)/tests/test_lclog_fuzz.c $(LCTRAIN_LIB) $(LCTRAIN_HDRS)
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(LCTRAIN_CFLAGS) -O1 -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(LCTRAIN_LIB) -ljson-c -lm
+
+HOST_TESTS	:= $(B)/tests/test_cachectl $(B)/tests/test_lctrain \
+		   $(B)/tests/test_lclog_fuzz
+
+tools: $(CACHECTL) $(LCTRAIN) $(HOST_TESTS)
 
 # --- selftests ---------------------------------------------------------------
 
@@ -164,10 +195,11 @@ selftests: bpf tools
 
 kselftest: kernel module selftests
 	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
-		CACHECTL=$(CACHECTL) $(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
+		CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) \
+		$(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
 
 check: kernel module selftests
-	@CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) \
+	@CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) \
 		scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
 
 # --- benchmarks (not tests: they print numbers) -------------------------------
@@ -185,7 +217,8 @@ $(BENCH_OUT)/core_overhead: bench/core_overhead.c $(BENCH_COMMON) bpf
 	@echo '  CC      $<'
 	@$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz
 
-$(BENCH_OUT)/policies: bench/policies.c selftests/cache_ext/workload.c $(BENCH_COMMON) \
+$(BENCH_OUT)/policies: bench/policies.c selftests/cache_ext/workload.c \
+		selftests/cache_ext/workload.h $(BENCH_COMMON) \
 		$(CACHECTL_DIR)/hist.c bpf
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
@@ -199,9 +232,23 @@ bench-core: kernel module $(BENCH_OUT)/core_overhead
 
 # --- the demo ------------------------------------------------------------------
 
-run: kernel module $(BENCH_OUT)/policies
+run: kernel module tools $(BENCH_OUT)/policies
 	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
-		$(BENCH_OUT)/policies $(RUN_ARGS)
+		CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) \
+		CACHECTL_MODULE=$(CTL_KO) $(BENCH_OUT)/policies $(RUN_ARGS)
+
+# LearnedCache against the heuristics and the kernel, and the trainer at scale.
+LEARNED_SETUPS	:= kernel-lru,kernel-mglru,fifo,lfu,ml_protect,$\
+		   ml_rank/oversample=10,ml_rank/oversample=20,$\
+		   ml_rank/oversample=30,ml_rank/oversample=40
+
+.PHONY: bench-learned
+bench-learned: kernel module tools $(BENCH_OUT)/policies
+	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
+		CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) CACHECTL_MODULE=$(CTL_KO) \
+		$(BENCH_OUT)/policies -w periodic,zipf -p $(LEARNED_SETUPS)
+	@echo; echo 'lctrain on 10 million generated rows (host):'
+	@$(LCTRAIN) --synthetic 10000000 --holdout 0.0001
 
 # --- VM for people ----------------------------------------------------------------
 

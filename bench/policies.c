@@ -11,11 +11,19 @@
  *   <policy>      a cache_ext policy from build/bpf, bound to the cgroup
  *                 (the kernel's LRU underneath, for what it does not pick)
  *
- * Workloads (both verify every page they read):
+ * Workloads (all verify every page they read):
  *
- *   zipf   READS (30000) seeded Zipfian 4 KiB preads (theta 0.9, hot
- *          pages spread over the file) over a 48 MiB file, readahead off
- *   scan   a 24 MiB file (1.5x the limit) read sequentially 3 times
+ *   zipf      READS (30000) seeded Zipfian 4 KiB preads (theta 0.9, hot
+ *             pages spread over the file) over a 48 MiB file, readahead off
+ *   scan      a 24 MiB file (1.5x the limit) read sequentially 3 times
+ *   periodic  6 rounds of: a 4 MiB file read whole, then the next 16 MiB
+ *             of a 96 MiB stream (the learnable pattern of LearnedCache)
+ *
+ * A setup "policy/knob=value/knob=value" sets knobs, e.g.
+ * ml_rank/oversample=10.  When a setup is a learned policy (ml_*), each
+ * workload is first traced with `$CACHECTL trace` (tracer as plain FIFO),
+ * a model is trained on the log with `$LCTRAIN`, and loaded as "learned";
+ * the training time and hold-out AUC are printed with the table.
  *
  * Reported per run: hit ratio (1 - pages read from disk / pages read by the
  * workload, from pgpgin), disk reads, throughput (pages per second of wall
@@ -23,7 +31,7 @@
  * time per evict_folios() call (median and p99 upper bounds from the
  * module's log2 histogram).  '*' marks the most hits per workload.
  *
- *   policies [-w zipf|scan] [-p p1,p2,..] [-m MEM_MIB] [-n READS] [-t THETA]
+ *   policies [-w w1,w2] [-p p1,p2,..] [-m MEM_MIB] [-n READS] [-t THETA]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,24 +52,28 @@
 #define MAX_SETUPS	16
 
 static const char *const default_setups =
-	"kernel-lru,kernel-mglru,fifo,lfu,mru,s3fifo,lhd,mglru,noop";
+	"kernel-lru,kernel-mglru,fifo,lfu,mru,s3fifo,lhd,mglru,noop,ml_protect,ml_rank";
 
 static int mem_mib = 16;
 static size_t nr_reads = 30000;
 static double theta = 0.9;
 static int have_module;
 
+#define NR_FILES	2
+
 struct workload {
 	const char *name;
 	const char *desc;
-	size_t pages;		/* file size */
-	int (*run)(const char *cgroup, void *path);
+	size_t pages[NR_FILES];	/* sizes of its files; 0: none */
+	int (*run)(const char *cgroup, void *files);
 	size_t (*pages_read)(void);
 };
 
-static int run_zipf(const char *cgroup, void *path)
+static char files[NR_FILES][PATH_MAX];
+
+static int run_zipf(const char *cgroup, void *arg)
 {
-	return zipf_reads(path, 48 * MIB, nr_reads, theta, 42) ?
+	return zipf_reads(files[0], 48 * MIB, nr_reads, theta, 42) ?
 	       EXIT_FAILURE : EXIT_SUCCESS;
 }
 
@@ -70,9 +82,9 @@ static size_t zipf_pages_read(void)
 	return nr_reads;
 }
 
-static int run_scan(const char *cgroup, void *path)
+static int run_scan(const char *cgroup, void *arg)
 {
-	return scan_reads(path, 3) ? EXIT_FAILURE : EXIT_SUCCESS;
+	return scan_reads(files[0], 3) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 static size_t scan_pages_read(void)
@@ -80,12 +92,36 @@ static size_t scan_pages_read(void)
 	return 3 * 24 * MIB;
 }
 
+static int run_periodic(const char *cgroup, void *arg)
+{
+	struct periodic w = { files[0], files[1], 4 * MIB, 16 * MIB, 6 };
+
+	return periodic_reads(cgroup, &w);
+}
+
+static size_t periodic_pages_read(void)
+{
+	return 6 * (4 + 16) * MIB;
+}
+
 static const struct workload workloads[] = {
-	{ "zipf", "Zipfian 4 KiB preads over 48 MiB", 48 * MIB, run_zipf,
+	{ "zipf", "Zipfian 4 KiB preads over 48 MiB", { 48 * MIB }, run_zipf,
 	  zipf_pages_read },
-	{ "scan", "24 MiB file read 3 times in a row", 24 * MIB, run_scan,
+	{ "scan", "24 MiB file read 3 times in a row", { 24 * MIB }, run_scan,
 	  scan_pages_read },
+	{ "periodic", "4 MiB re-read between 16 MiB streamed, 6 times",
+	  { 4 * MIB, 96 * MIB }, run_periodic, periodic_pages_read },
 };
+
+static int drop_files(const struct workload *w)
+{
+	int i;
+
+	for (i = 0; i < NR_FILES; i++)
+		if (w->pages[i] && drop_file_cache(files[i]))
+			return -1;
+	return 0;
+}
 
 struct result {
 	double hit_ratio, pages_per_s;
@@ -108,10 +144,26 @@ static void read_latency(uint64_t cg_id, struct result *r)
 	r->p99_ns = hist_quantile(&h, 0.99);
 }
 
+/* "ml_rank/oversample=10" -> policy "ml_rank", knobs "oversample=10". */
+static void split_setup(const char *setup, char *policy, size_t plen,
+			char *knobs, size_t klen)
+{
+	const char *slash = strchr(setup, '/');
+	size_t n = slash ? (size_t)(slash - setup) : strlen(setup);
+	char *k;
+
+	snprintf(policy, plen, "%.*s", (int)n, setup);
+	snprintf(knobs, klen, "%s", slash ? slash + 1 : "");
+	for (k = knobs; *k; k++)
+		if (*k == '/')
+			*k = ' ';
+}
+
 static int run_one(const struct workload *w, const char *setup,
-		   const char *file, struct result *r)
+		   struct result *r)
 {
 	int kernel = !strncmp(setup, "kernel-", 7);
+	char policy[64], knobs[256];
 	struct policy p = {};
 	long long before;
 	uint64_t start, cg_id;
@@ -126,14 +178,15 @@ static int run_one(const struct workload *w, const char *setup,
 		return -1;
 	snprintf(max, sizeof(max), "%dM", mem_mib);
 	cg_id = cgroup_id_of(cg);
-	if (cg_write(cg, "memory.max", max) || drop_file_cache(file))
+	split_setup(setup, policy, sizeof(policy), knobs, sizeof(knobs));
+	if (cg_write(cg, "memory.max", max) || drop_files(w))
 		goto out;
-	if (!kernel && policy_attach(&p, setup, NULL, cg_id, NULL))
+	if (!kernel && policy_attach(&p, policy, NULL, cg_id, knobs))
 		goto out;
 
 	before = disk_pages_read();
 	start = now_us();
-	if (cg_run(cg, w->run, (void *)file))
+	if (cg_run(cg, w->run, NULL))
 		goto out;
 	r->pages_per_s = w->pages_read() * 1e6 / (now_us() - start);
 	r->disk_reads = disk_pages_read() - before;
@@ -196,9 +249,77 @@ static void print_table(const struct workload *w, char **setups, int n,
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: policies [-w zipf|scan] [-p p1,p2,..] [-m MEM_MIB] [-n READS] [-t THETA]\n"
-		"  setups: kernel-lru, kernel-mglru, or a policy in BPF_OBJ_DIR\n"
+	fprintf(out, "usage: policies [-w w1,w2] [-p p1,p2,..] [-m MEM_MIB] [-n READS] [-t THETA]\n"
+		"  workloads: zipf, scan, periodic (default: all)\n"
+		"  setups: kernel-lru, kernel-mglru, or a policy in BPF_OBJ_DIR,\n"
+		"          with knobs as policy/knob=value (ml_rank/oversample=10)\n"
+		"  learned policies (ml_*) need $CACHECTL and $LCTRAIN\n"
 		"  default: -p %s\n", default_setups);
+}
+
+/* Is @name in the comma-separated @list (NULL: everything)? */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	if (!list)
+		return 1;
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/*
+ * Traces @w once (tracer as FIFO), trains a model on the log and loads it
+ * as "learned", printing what the trainer said.  0 or -1.
+ */
+static int learn(const struct workload *w)
+{
+	const char *cachectl = getenv("CACHECTL"), *lctrain = getenv("LCTRAIN");
+	char log[PATH_MAX], model[PATH_MAX], summary[256] = "", out[4096];
+	char *cg, max[16], *line;
+	int ret = -1;
+
+	if (!cachectl || !lctrain) {
+		fprintf(stderr, "policies: learned policies need CACHECTL and LCTRAIN\n");
+		return -1;
+	}
+	scratch_path(log, sizeof(log), "trace.lclog");
+	scratch_path(model, sizeof(model), "model.json");
+	cg = memcg_create("cache_ext_trace");
+	if (!cg)
+		return -1;
+	snprintf(max, sizeof(max), "%dM", mem_mib);
+	if (set_lru_gen(0) || cg_write(cg, "memory.max", max) || drop_files(w) ||
+	    run_traced(cachectl, cg, log, "oversample=1", w->run, NULL,
+		       summary, sizeof(summary)))
+		goto out;
+	if (run_cmd(out, sizeof(out), "%s -o %s %s", lctrain, model, log)) {
+		fprintf(stderr, "policies: lctrain failed:\n%s", out);
+		goto out;
+	}
+	summary[strcspn(summary, "\n")] = '\0';
+	printf("\n%s: model learned from a trace of it (%s)\n", w->name, summary);
+	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+		if (strstr(line, "trained in") || strstr(line, "hold-out AUC") ||
+		    strstr(line, "rows "))
+			printf("  lctrain: %s\n", line);
+	if (run_cmd(out, sizeof(out), "%s model load learned %s --features 9",
+		    cachectl, model)) {
+		fprintf(stderr, "policies: cachectl model load failed:\n%s", out);
+		goto out;
+	}
+	ret = 0;
+out:
+	unlink(log);
+	unlink(model);
+	cg_destroy(cg);
+	free(cg);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -207,8 +328,7 @@ int main(int argc, char **argv)
 	char *setups[MAX_SETUPS], *tok, *save;
 	const char *only = NULL;
 	struct result res[MAX_SETUPS];
-	char file[PATH_MAX];
-	int c, n = 0, i, failed = 0;
+	int c, n = 0, i, j, failed = 0, learned = 0;
 	size_t wi;
 
 	snprintf(setup_buf, sizeof(setup_buf), "%s", default_setups);
@@ -226,6 +346,8 @@ int main(int argc, char **argv)
 	for (tok = strtok_r(setup_buf, ",", &save); tok && n < MAX_SETUPS;
 	     tok = strtok_r(NULL, ",", &save))
 		setups[n++] = tok;
+	for (i = 0; i < n; i++)
+		learned |= !strncmp(setups[i], "ml_", 3);
 	if (!scratch_dir() || mem_mib < 4 || !nr_reads) {
 		usage(stderr);
 		fprintf(stderr, "policies: run in the VM (CACHE_EXT_SCRATCH)\n");
@@ -236,20 +358,28 @@ int main(int argc, char **argv)
 	for (wi = 0; wi < sizeof(workloads) / sizeof(workloads[0]); wi++) {
 		const struct workload *w = &workloads[wi];
 
-		if (only && strcmp(only, w->name))
+		if (!listed(only, w->name))
 			continue;
-		scratch_path(file, sizeof(file), w->name);
-		if (make_file(file, w->pages)) {
-			perror("policies: make_file");
-			return 1;
+		for (j = 0; j < NR_FILES; j++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "%s%d", w->name, j);
+			scratch_path(files[j], sizeof(files[j]), name);
+			if (w->pages[j] && make_file(files[j], w->pages[j])) {
+				perror("policies: make_file");
+				return 1;
+			}
 		}
+		if (learned && learn(w))
+			failed++;
 		for (i = 0; i < n; i++) {
 			fprintf(stderr, "  %s: %s ...\n", w->name, setups[i]);
-			if (run_one(w, setups[i], file, &res[i]))
+			if (run_one(w, setups[i], &res[i]))
 				failed++;
 		}
 		print_table(w, setups, n, res);
-		unlink(file);
+		for (j = 0; j < NR_FILES; j++)
+			unlink(files[j]);
 	}
 	set_lru_gen(1);
 	return failed ? 1 : 0;

@@ -60,23 +60,8 @@ void CACHE_EXT_OP(lfu_removed, struct folio *folio, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(lfu_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	s64 size = bpf_cache_ext_list_size(memcg, LFU_LIST);
-	u32 sample = sample_per_candidate * req->nr_requested;
-	struct folio *folio;
-
-	/* Rotated folios come round again on a short list: no duplicates. */
-	if (size < sample)
-		sample = size > 0 ? size : 0;
-	for_each_list_folio(folio, memcg, LFU_LIST, sample) {
-		u64 key = (u64)folio;
-		u32 *count;
-
-		bpf_cache_ext_list_move(memcg, LFU_LIST, folio, CACHE_EXT_TAIL);
-		if (cache_ext_folio_busy(folio))
-			continue;
-		count = bpf_map_lookup_elem(&lfu_counts, &key);
-		bpf_cache_ext_propose_scored(req, folio, count ? *count : 0);
-	}
+	cache_ext_score_by_count(req, memcg, LFU_LIST, sample_per_candidate * req->nr_requested,
+				 &lfu_counts);
 }
 
 SEC(".struct_ops.link")

@@ -6,7 +6,7 @@
 # VM.  Prints one closing line "N passed, N failed" summing both, and exits
 # non-zero if anything failed or did not run.
 #
-#   [CACHE_EXT_CTL_KO=path] [CACHECTL=path] scripts/check.sh VM_TIMEOUT KSELFTEST_MAKE_VARS...
+#   [CACHE_EXT_CTL_KO=path] [CACHECTL=path] [LCTRAIN=path] scripts/check.sh VM_TIMEOUT KSELFTEST_MAKE_VARS...
 
 set -uo pipefail
 
@@ -34,6 +34,7 @@ passed=$((passed - skipped))
 echo "== VM: kselftests"
 "$TOP/scripts/vm.sh" -t "$timeout" -- \
 	env CACHE_EXT_CTL_KO="${CACHE_EXT_CTL_KO:-}" CACHECTL="${CACHECTL:-}" \
+	LCTRAIN="${LCTRAIN:-}" \
 	"$TOP/scripts/kselftest.sh" "$@" 2>&1 |
 	tee "$VM_LOG"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1

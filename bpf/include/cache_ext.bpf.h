@@ -81,16 +81,19 @@ static __always_inline u64 cache_ext_folio_ino(struct folio *folio)
 
 /*
  * Is the folio busy: still being read in, locked, dirty or under
- * writeback?  Reclaim cannot free it now (the kernel declines dirty and
- * writeback candidates and leaves them to the flushers), so proposing it
- * wastes a candidate slot.
+ * writeback, or not on the LRU yet?  Reclaim cannot free it now (the
+ * kernel declines dirty and writeback candidates and leaves them to the
+ * flushers), so proposing it wastes a candidate slot.  A new folio reaches
+ * the LRU from a per-CPU batch; the batch of a CPU the reader left may hold
+ * it for a long time, and such folios sit at the head of a FIFO.
  */
 static __always_inline bool cache_ext_folio_busy(struct folio *folio)
 {
 	unsigned long flags = BPF_CORE_READ(folio, flags);
 
 	return (flags & (1UL << PG_locked)) || (flags & (1UL << PG_writeback)) ||
-	       (flags & (1UL << PG_dirty)) || !(flags & (1UL << PG_uptodate));
+	       (flags & (1UL << PG_dirty)) || !(flags & (1UL << PG_uptodate)) ||
+	       !(flags & (1UL << PG_lru));
 }
 
 /* Page index of a folio in its file. */
@@ -168,6 +171,34 @@ cache_ext_propose_from(struct cache_ext_eviction_ctx *req,
 			break;
 		if (!cache_ext_folio_busy(folio))
 			bpf_cache_ext_propose(req, folio);
+	}
+}
+
+/*
+ * LFU sampling: score up to @sample folios from the head of @list with
+ * the u32 count each has in @counts (a CACHE_EXT_FOLIO_MAP; 0 if none) and
+ * rotate them to the tail; the kernel evicts the lowest counts.  Bounded
+ * by the list's length, so that no folio comes round twice.
+ */
+static __always_inline void
+cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
+			 struct mem_cgroup *memcg, u32 list, u32 sample,
+			 void *counts)
+{
+	s64 size = bpf_cache_ext_list_size(memcg, list);
+	struct folio *folio;
+
+	if (size < sample)
+		sample = size > 0 ? size : 0;
+	for_each_list_folio(folio, memcg, list, sample) {
+		u64 key = (u64)folio;
+		u32 *count;
+
+		bpf_cache_ext_list_move(memcg, list, folio, CACHE_EXT_TAIL);
+		if (cache_ext_folio_busy(folio))
+			continue;
+		count = bpf_map_lookup_elem(counts, &key);
+		bpf_cache_ext_propose_scored(req, folio, count ? *count : 0);
 	}
 }
 

@@ -26,6 +26,7 @@
 #include "cgroup_util.h"
 #include "cache_ext_util.h"
 #include "hostile.skel.h"
+#include "workload.h"
 
 #define FILE_PAGES	4096
 #define MEMCG_MAX	"8M"
@@ -37,46 +38,20 @@
 __attribute__((format(printf, 3, 4)))
 static int cachectl(char *out, size_t len, const char *fmt, ...)
 {
-	char cmd[1024], args[768];
-	size_t pos = 0;
+	char args[768];
 	va_list ap;
-	FILE *p;
-	int st;
 
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", getenv("CACHECTL"), args);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (pos + 1 < len && fgets(out + pos, len - pos, p))
-		pos += strlen(out + pos);
-	out[pos] = '\0';
-	while (fgetc(p) != EOF)
-		;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return run_cmd(out, len, "%s %s", getenv("CACHECTL"), args);
 }
 
 /* cachectl() as user nobody: an unprivileged user's view. */
 static int run_unprivileged(char *out, size_t len, const char *args)
 {
-	char cmd[PATH_MAX + 128];
-	size_t n;
-	FILE *p;
-	int st;
-
-	snprintf(cmd, sizeof(cmd),
-		 "setpriv --reuid=65534 --regid=65534 --clear-groups %s %s 2>&1",
-		 getenv("CACHECTL"), args);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	n = fread(out, 1, len - 1, p);
-	out[n] = '\0';
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return run_cmd(out, len, "setpriv --reuid=65534 --regid=65534 --clear-groups %s %s",
+		       getenv("CACHECTL"), args);
 }
 
 /* The value of "key N" in cachectl stats output, or -1. */
@@ -298,6 +273,10 @@ TEST_F(cachectl, model_load_show_reject)
 	ASSERT_EQ(cachectl(out, len, "model show ctl_test --full"), 0);
 	EXPECT_NE(strstr(out, "feature size 2 edges 5 weights 1 2"), NULL)
 		TH_LOG("%s", out);
+
+	/* The learned policies score nine features: a model of two is refused. */
+	EXPECT_EQ(cachectl(out, len, "model load ctl_test %s --features 9", good_path), 1);
+	EXPECT_NE(strstr(out, "2 features, but 9 are wanted"), NULL) TH_LOG("%s", out);
 
 	/* A bad file changes nothing: same version. */
 	EXPECT_EQ(cachectl(out, len, "model load ctl_test %s", bad_path), 1);

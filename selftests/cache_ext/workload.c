@@ -2,6 +2,9 @@
 /* Workloads that tell policies apart; see workload.h. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup_util.h"
 #include "cache_ext_util.h"
 #include "workload.h"
 
@@ -79,6 +83,13 @@ void zipf_free(struct zipf *z)
 int zipf_reads(const char *path, size_t pages, size_t nr, double theta,
 	       uint64_t seed)
 {
+	return zipf_reads_tick(path, pages, nr, theta, seed, 0, NULL, NULL);
+}
+
+int zipf_reads_tick(const char *path, size_t pages, size_t nr, double theta,
+		    uint64_t seed, size_t every, void (*tick)(void *arg),
+		    void *arg)
+{
 	char buf[PAGE_SZ];
 	struct zipf z;
 	size_t i, page;
@@ -98,6 +109,8 @@ int zipf_reads(const char *path, size_t pages, size_t nr, double theta,
 		if (pread(fd, buf, PAGE_SZ, page * PAGE_SZ) != PAGE_SZ ||
 		    check_page(buf, page))
 			ret = -EIO;
+		if (tick && every && (i + 1) % every == 0)
+			tick(arg);
 	}
 	zipf_free(&z);
 	close(fd);
@@ -119,4 +132,95 @@ uint64_t now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000ULL + ts.tv_nsec / 1000;
+}
+
+int read_range(const char *path, size_t first, size_t nr)
+{
+	char buf[PAGE_SZ];
+	size_t i;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	for (i = first; i < first + nr && !ret; i++)
+		if (pread(fd, buf, PAGE_SZ, i * PAGE_SZ) != PAGE_SZ ||
+		    check_page(buf, i))
+			ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+int periodic_reads(const char *cgroup, void *arg)
+{
+	const struct periodic *w = arg;
+	int r;
+
+	for (r = 0; r < w->rounds; r++)
+		if (read_range(w->p, 0, w->p_pages) ||
+		    read_range(w->s, r * w->chunk, w->chunk))
+			return EXIT_FAILURE;
+	return EXIT_SUCCESS;
+}
+
+int run_traced(const char *cachectl, const char *cgroup, const char *log,
+	       const char *knobs, int (*fn)(const char *cgroup, void *arg),
+	       void *arg, char *summary, size_t len)
+{
+	char set[128], line[256] = "";
+	int pipefd[2], st, ret = -1;
+	FILE *out;
+	pid_t pid;
+
+	snprintf(set, sizeof(set), "%s", knobs ?: "oversample=4");
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		close(pipefd[0]);
+		execl(cachectl, "cachectl", "trace", "--cgroup", cgroup, "-o",
+		      log, "--set", set, NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	out = fdopen(pipefd[0], "r");
+	/* The recorder says "# tracing" once events are being recorded. */
+	if (out && fgets(line, sizeof(line), out) && strstr(line, "# tracing") &&
+	    !cg_run(cgroup, fn, arg))
+		ret = 0;
+	kill(pid, SIGINT);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		ret = -1;
+	if (out && fgets(line, sizeof(line), out))
+		snprintf(summary, len, "%s", line);
+	if (out)
+		fclose(out);
+	return ret;
+}
+
+int run_cmd(char *out, size_t len, const char *fmt, ...)
+{
+	char cmd[4096];
+	size_t pos = 0;
+	va_list ap;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
+	va_end(ap);
+	strcat(cmd, " 2>&1");
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (pos + 1 < len && fgets(out + pos, len - pos, p))
+		pos += strlen(out + pos);
+	out[pos] = '\0';
+	while (fgetc(p) != EOF)
+		;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

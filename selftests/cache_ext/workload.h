@@ -32,8 +32,44 @@ void zipf_free(struct zipf *z);
 int zipf_reads(const char *path, size_t pages, size_t nr, double theta,
 	       uint64_t seed);
 
+/* zipf_reads() that calls @tick(@arg) after every @every reads. */
+int zipf_reads_tick(const char *path, size_t pages, size_t nr, double theta,
+		    uint64_t seed, size_t every, void (*tick)(void *arg),
+		    void *arg);
+
 /* Reads @path sequentially @loops times, verifying it; 0 or -errno. */
 int scan_reads(const char *path, int loops);
+
+/*
+ * The periodic workload of the learned policies: @rounds times, read the
+ * small file @p (@p_pages) whole, then the next @chunk pages of the
+ * stream @s.  Reuse is learnable: @p's pages come back, @s's never.
+ */
+struct periodic {
+	const char *p, *s;
+	size_t p_pages, chunk;
+	int rounds;
+};
+
+/* cg_run() function of struct periodic; EXIT_SUCCESS or EXIT_FAILURE. */
+int periodic_reads(const char *cgroup, void *arg);
+
+/* Reads pages [@first, @first + @nr) of @path, verifying them. */
+int read_range(const char *path, size_t first, size_t nr);
+
+/*
+ * Runs @fn(@cgroup, @arg) in @cgroup while `@cachectl trace` records it to
+ * @log (tracer knobs @knobs, e.g. "oversample=1", or NULL).  The
+ * recorder's last line ("recorded N events, ...") goes to @summary.
+ * Returns 0, or -1 if tracing or the workload failed.
+ */
+int run_traced(const char *cachectl, const char *cgroup, const char *log,
+	       const char *knobs, int (*fn)(const char *cgroup, void *arg),
+	       void *arg, char *summary, size_t len);
+
+/* Runs a shell command; stdout and stderr in @out; exit status or -1. */
+__attribute__((format(printf, 3, 4)))
+int run_cmd(char *out, size_t len, const char *fmt, ...);
 
 /* Microseconds of CLOCK_MONOTONIC. */
 uint64_t now_us(void);

@@ -44,6 +44,14 @@ int cmd_stats(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+
+/*
+ * Finds the policy object NAME.bpf.o: in $CACHECTL_BPF_DIR, next to the
+ * build (../bpf from the binary), or in /usr/local/lib/cache_ext/bpf.
+ * Returns 0 or -ENOENT.
+ */
+int find_bpf_object(const char *name, char *path, size_t len);
 
 /* True if argv[1..] asks for help; prints @usage to stdout then. */
 int wants_help(int argc, char **argv, const char *usage);

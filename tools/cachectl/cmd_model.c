@@ -13,14 +13,16 @@
 #include "model.h"
 
 static const char model_usage[] =
-"usage: cachectl model load NAME FILE.json\n"
+"usage: cachectl model load NAME FILE.json [--features N]\n"
 "       cachectl model show NAME [--full]\n"
 "       cachectl model unload NAME\n"
 "\n"
 "load    checks FILE.json (LearnedCache's export: features[].{name, n_bins,\n"
 "        bin_edges, weights_int}, bias_int, threshold_int, weight_scale) and\n"
 "        puts it in the module's model store as NAME, replacing a model of\n"
-"        that name at once for the policies that score with it\n"
+"        that name at once for the policies that score with it; --features N\n"
+"        refuses a model without exactly N features (ml_protect and ml_rank\n"
+"        score 9)\n"
 "show    the stored model's summary (version, features, bins); --full dumps\n"
 "        edges and weights too (from debugfs)\n"
 "unload  removes NAME from the store\n";
@@ -64,7 +66,7 @@ fail:
 	return NULL;
 }
 
-static int model_load(const char *name, const char *file)
+static int model_load(const char *name, const char *file, long want_features)
 {
 	static char text[64 * 1024];
 	struct ctl_err err;
@@ -84,6 +86,11 @@ static int model_load(const char *name, const char *file)
 	free(json);
 	if (ret) {
 		ctl_warn("%s: %s", file, err.msg);
+		return EXIT_FAIL;
+	}
+	if (want_features && m.n_features != want_features) {
+		ctl_warn("%s: %u features, but %ld are wanted (the learned policies score 9, in lctrain's order)",
+			 file, m.n_features, want_features);
 		return EXIT_FAIL;
 	}
 	if (model_to_text(&m, name, text, sizeof(text)) < 0) {
@@ -144,7 +151,17 @@ int cmd_model(int argc, char **argv)
 	if (wants_help(argc, argv, model_usage))
 		return 0;
 	if (argc == 4 && !strcmp(argv[1], "load"))
-		return model_load(argv[2], argv[3]);
+		return model_load(argv[2], argv[3], 0);
+	if (argc == 6 && !strcmp(argv[1], "load") && !strcmp(argv[4], "--features")) {
+		char *end;
+		long n = strtol(argv[5], &end, 10);
+
+		if (*end || n < 1 || n > MODEL_MAX_FEATURES) {
+			ctl_warn("--features wants 1..%d, not '%s'", MODEL_MAX_FEATURES, argv[5]);
+			return EXIT_USAGE;
+		}
+		return model_load(argv[2], argv[3], n);
+	}
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "show") &&
 	    (argc == 3 || !strcmp(argv[3], "--full")))
 		return model_show(argv[2], argc == 4);

@@ -23,6 +23,7 @@ static const struct command {
 	{ "hist",    cmd_hist,    "CGROUP [--reset]      decision-latency histogram" },
 	{ "monitor", cmd_monitor, "[--count N]           print events as they happen" },
 	{ "model",   cmd_model,   "load|show|unload ..   the model store of the learned policies" },
+	{ "trace",   cmd_trace,   "--cgroup CG -o LOG    record page cache events for lctrain" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

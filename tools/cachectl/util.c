@@ -164,3 +164,28 @@ int need_module(void)
 			 strerror(-ret));
 	return ret;
 }
+
+int find_bpf_object(const char *name, char *path, size_t len)
+{
+	const char *env = getenv("CACHECTL_BPF_DIR");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env) {
+		snprintf(path, len, "%s/%s.bpf.o", env, name);
+		return access(path, R_OK) ? -ENOENT : 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, len, "%s/../bpf/%s.bpf.o", exe, name);
+			if (!access(path, R_OK))
+				return 0;
+		}
+	}
+	snprintf(path, len, "/usr/local/lib/cache_ext/bpf/%s.bpf.o", name);
+	return access(path, R_OK) ? -ENOENT : 0;
+}

@@ -7,13 +7,13 @@
  *   test_cachectl [DIR_WITH_knobs.bpf.o_AND_fifo.bpf.o]
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bpf/libbpf.h>
 
+#include "../../tap.h"
 #include "cgroup.h"
 #include "hist.h"
 #include "model.h"
@@ -24,22 +24,6 @@
 #define BPF_OBJ_DIR "."
 #endif
 
-static int test_nr, failures;
-
-__attribute__((format(printf, 2, 3)))
-static int check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", ++test_nr);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!ok)
-		failures++;
-	return ok;
-}
 
 /* ---- models ---- */
 
@@ -403,7 +387,5 @@ int main(int argc, char **argv)
 	test_struct_ops_name();
 	test_cgroup_paths();
 	test_hist();
-	printf("1..%d\n# %d passed, %d failed\n", test_nr, test_nr - failures,
-	       failures);
-	return failures ? 1 : 0;
+	return tap_done();
 }

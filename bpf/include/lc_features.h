@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * LearnedCache features: the state kept per page and per file, and the
+ * nine features computed from it.  Plain C, included by the BPF tracer and
+ * policies and by the host trainer and its tests, so that trace-time and
+ * eviction-time features are computed by the same code.
+ *
+ * Times are in nanoseconds of CLOCK_MONOTONIC (bpf_ktime_get_ns()).
+ * Features are integers:
+ *
+ *   0 page_dt1     ns between the page's last two accesses
+ *   1 page_dt2     ns between its second and third to last accesses
+ *   2 inode_dt1    the same for the file
+ *   3 inode_dt2
+ *   4 distance     pages between this page and the file's last access
+ *   5 file_pages   file size in pages
+ *   6 page_ema     access-frequency EMA of the page (x1000)
+ *   7 inode_ema    the same for the file
+ *   8 idle         ns from the page's last access to now
+ *
+ * A delta that does not exist yet (fewer accesses) is LC_DT_NONE: longer
+ * than any real one, so it bins with "long ago".
+ */
+#ifndef __LC_FEATURES_H
+#define __LC_FEATURES_H
+
+#define LC_NR_FEATURES		9
+#define LC_EMA_SCALE		1000		/* EMA fixed point */
+#define LC_HALF_LIFE_NS		1000000000ULL	/* T = 1 s */
+#define LC_DT_NONE		(10 * LC_HALF_LIFE_NS)
+/* Map sizes: pages and files whose state is kept (LRU: oldest dropped). */
+#define LC_MAX_PAGES		262144
+#define LC_MAX_INODES		8192
+
+enum lc_feature {
+	LC_PAGE_DT1, LC_PAGE_DT2, LC_INODE_DT1, LC_INODE_DT2, LC_DISTANCE,
+	LC_FILE_PAGES, LC_PAGE_EMA, LC_INODE_EMA, LC_IDLE,
+};
+
+/* Timing of the last three accesses and the EMA; shared by page and file. */
+struct lc_timing {
+	__u64 last, prev, prev2;	/* 0: no such access */
+	__u64 ema;			/* x LC_EMA_SCALE */
+};
+
+struct lc_page_key {
+	__u32 dev;
+	__u32 pad;
+	__u64 ino;
+	__u64 index;
+};
+
+struct lc_inode_key {
+	__u32 dev;
+	__u32 pad;
+	__u64 ino;
+};
+
+struct lc_page_state {
+	struct lc_timing t;
+	__u64 first;		/* first access */
+	__u64 file_pages;	/* file size at the last access */
+};
+
+struct lc_inode_state {
+	struct lc_timing t;
+	__u64 last_index;	/* page index of the last access */
+};
+
+/*
+ * The relative EMA, decayed to @now: x0.5 per whole half-life (a shift),
+ * x(1 - dt/2T) within one, zero after ten.
+ */
+static inline __u64 lc_ema_decay(__u64 ema, __u64 dt)
+{
+	__u64 halves = dt / LC_HALF_LIFE_NS;
+
+	if (halves >= 10)
+		return 0;
+	if (halves)
+		return ema >> halves;
+	return ema - ema * dt / (2 * LC_HALF_LIFE_NS);
+}
+
+/* An access at @now: decay, then count it. */
+static inline void lc_timing_access(struct lc_timing *t, __u64 now)
+{
+	__u64 dt = t->last && now > t->last ? now - t->last : 0;
+
+	t->ema = (t->last ? lc_ema_decay(t->ema, dt) : 0) + LC_EMA_SCALE;
+	t->prev2 = t->prev;
+	t->prev = t->last;
+	t->last = now;
+}
+
+static inline __u64 lc_dt(__u64 later, __u64 earlier)
+{
+	if (!later || !earlier || later < earlier)
+		return LC_DT_NONE;
+	return later - earlier < LC_DT_NONE ? later - earlier : LC_DT_NONE;
+}
+
+/* Updates both states for an access to page @index of a @file_pages file. */
+static inline void lc_access(struct lc_page_state *p, struct lc_inode_state *f,
+			     __u64 index, __u64 file_pages, __u64 now)
+{
+	if (!p->first)
+		p->first = now;
+	p->file_pages = file_pages;
+	lc_timing_access(&p->t, now);
+	lc_timing_access(&f->t, now);
+	f->last_index = index;
+}
+
+/*
+ * The nine features of page @index at @now (eviction time), from its state
+ * and its file's.  Call before lc_access() when scoring an access.
+ */
+static inline void lc_features(const struct lc_page_state *p,
+			       const struct lc_inode_state *f, __u64 index,
+			       __u64 now, __s64 out[LC_NR_FEATURES])
+{
+	__u64 dist = index > f->last_index ? index - f->last_index :
+					     f->last_index - index;
+
+	out[LC_PAGE_DT1] = lc_dt(p->t.last, p->t.prev);
+	out[LC_PAGE_DT2] = lc_dt(p->t.prev, p->t.prev2);
+	out[LC_INODE_DT1] = lc_dt(f->t.last, f->t.prev);
+	out[LC_INODE_DT2] = lc_dt(f->t.prev, f->t.prev2);
+	out[LC_DISTANCE] = dist;
+	out[LC_FILE_PAGES] = p->file_pages;
+	out[LC_PAGE_EMA] = p->t.last ?
+		lc_ema_decay(p->t.ema, now > p->t.last ? now - p->t.last : 0) : 0;
+	out[LC_INODE_EMA] = f->t.last ?
+		lc_ema_decay(f->t.ema, now > f->t.last ? now - f->t.last : 0) : 0;
+	out[LC_IDLE] = lc_dt(now, p->t.last);
+}
+
+#endif /* __LC_FEATURES_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scoring a folio with a LearnedCache model from cache_ext_ctl's model
+ * store.  The kfuncs are the module's: declared weak, so a policy loads
+ * without the module and then behaves as FIFO (and counts that).
+ */
+#ifndef __LC_MODEL_BPF_H
+#define __LC_MODEL_BPF_H
+
+#include "lc_state.bpf.h"
+
+extern int bpf_cache_ext_model_score(const char *name__str,
+				     const s64 *features, u32 features__sz,
+				     s64 *logit) __ksym __weak;
+extern int bpf_cache_ext_model_threshold(const char *name__str,
+					 s64 *threshold) __ksym __weak;
+
+/* The model to score with: cachectl attach ... --set model=NAME */
+const volatile char model[32] = "learned";
+
+/* Scorings done, and evictions decided without a model (as FIFO). */
+u64 nr_scored, nr_no_model;
+
+/* The logit of @folio at @now into *@logit; false if there is no model. */
+static __always_inline bool lc_score(struct folio *folio, u64 now, s64 *logit)
+{
+	s64 features[LC_NR_FEATURES];
+
+	if (!bpf_ksym_exists(bpf_cache_ext_model_score))
+		return false;
+	lc_folio_features(folio, now, features);
+	if (bpf_cache_ext_model_score((const char *)model, features,
+				      sizeof(features), logit))
+		return false;
+	__sync_fetch_and_add(&nr_scored, 1);
+	return true;
+}
+
+#endif /* __LC_MODEL_BPF_H */

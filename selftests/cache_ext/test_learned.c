@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LearnedCache end to end, in the VM: trace a workload with a learnable
+ * reuse pattern (cachectl trace), train on the log (lctrain), load the
+ * model (cachectl model load), and run ml_protect and ml_rank on a fresh
+ * run of the same workload: both read less from disk than fifo.  Also:
+ * without a model both behave as FIFO and say so.
+ *
+ * The workload, in a 16 MiB cgroup: six rounds of (read a 4 MiB file P,
+ * then stream the next 16 MiB of a 96 MiB file S).  Under FIFO the stream
+ * pushes P out every round; P's pages are reused, S's never.
+ *
+ * Needs $CACHECTL, $LCTRAIN and $CACHE_EXT_CTL_KO.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "cgroup_util.h"
+#include "cache_ext_util.h"
+#include "workload.h"
+
+#define MIB		256	/* pages */
+#define ROUNDS		6
+#define CHUNK		(16 * MIB)
+
+FIXTURE(learned) {
+	char *cg;
+	uint64_t cg_id;
+	char p[PATH_MAX], s[PATH_MAX];
+	struct periodic w;
+	char log[PATH_MAX], model[PATH_MAX];
+	char out[16384];
+};
+
+FIXTURE_SETUP(learned)
+{
+	if (!scratch_dir() || !getenv("CACHECTL") || !getenv("LCTRAIN") ||
+	    !getenv("CACHE_EXT_CTL_KO"))
+		SKIP(return, "run in the VM with CACHECTL, LCTRAIN and CACHE_EXT_CTL_KO set");
+	setenv("CACHECTL_MODULE", getenv("CACHE_EXT_CTL_KO"), 1);
+	ASSERT_EQ(ctl_module_load(), 0);
+	ASSERT_EQ(set_lru_gen(0), 0);
+	self->cg = memcg_create("cache_ext_learned");
+	ASSERT_NE(self->cg, NULL);
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "16M"), 0);
+	self->cg_id = cgroup_id_of(self->cg);
+	scratch_path(self->p, PATH_MAX, "periodic");
+	scratch_path(self->s, PATH_MAX, "stream");
+	self->w = (struct periodic){ self->p, self->s, 4 * MIB, CHUNK, ROUNDS };
+	scratch_path(self->log, PATH_MAX, "trace.lclog");
+	scratch_path(self->model, PATH_MAX, "model.json");
+	ASSERT_EQ(make_file(self->p, 4 * MIB), 0);
+	ASSERT_EQ(make_file(self->s, ROUNDS * CHUNK), 0);
+}
+
+FIXTURE_TEARDOWN(learned)
+{
+	char out[256];
+
+	run_cmd(out, sizeof(out), "%s model unload learned", getenv("CACHECTL"));
+	unlink(self->p);
+	unlink(self->s);
+	unlink(self->log);
+	unlink(self->model);
+	if (self->cg) {
+		cg_destroy(self->cg);
+		free(self->cg);
+	}
+	set_lru_gen(1);
+}
+
+/* Disk reads of one fresh run of the workload under @policy. */
+static long long measure(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(learned) *self, const char *policy,
+			 const char *knobs, unsigned long long *no_model)
+{
+	struct policy p;
+	long long before;
+
+	EXPECT_EQ(drop_file_cache(self->p), 0);
+	EXPECT_EQ(drop_file_cache(self->s), 0);
+	EXPECT_EQ(policy_attach(&p, policy, NULL, self->cg_id, knobs), 0);
+	before = disk_pages_read();
+	EXPECT_EQ(cg_run(self->cg, periodic_reads, &self->w), 0);
+	before = disk_pages_read() - before;
+	if (no_model) {
+		unsigned long long *n = policy_var(&p, "nr_no_model");
+
+		*no_model = n ? *n : ~0ULL;
+	}
+	policy_detach(&p);
+	return before;
+}
+
+TEST_F_TIMEOUT(learned, trace_train_load_and_beat_fifo, 300)
+{
+	long long fifo, protect, rank10, rank40;
+	unsigned long long no_model;
+	char *out = self->out, summary[256] = "";
+
+	ASSERT_EQ(drop_file_cache(self->p), 0);
+	ASSERT_EQ(drop_file_cache(self->s), 0);
+	/* oversample=1: plain FIFO, so that P is evicted and comes back. */
+	ASSERT_EQ(run_traced(getenv("CACHECTL"), self->cg, self->log, "oversample=1",
+			     periodic_reads, &self->w, summary, sizeof(summary)), 0)
+		TH_LOG("%s", summary);
+	TH_LOG("%s", summary);
+	ASSERT_EQ(run_cmd(out, sizeof(self->out), "%s -o %s %s", getenv("LCTRAIN"),
+		      self->model, self->log), 0) TH_LOG("%s", out);
+	TH_LOG("lctrain:\n%s", out);
+	ASSERT_EQ(run_cmd(out, sizeof(self->out), "%s model load learned %s --features 9",
+		      getenv("CACHECTL"), self->model), 0) TH_LOG("%s", out);
+
+	fifo = measure(_metadata, self, "fifo", NULL, NULL);
+	protect = measure(_metadata, self, "ml_protect", NULL, &no_model);
+	EXPECT_EQ(no_model, 0);
+	rank10 = measure(_metadata, self, "ml_rank", "oversample=10", &no_model);
+	EXPECT_EQ(no_model, 0);
+	rank40 = measure(_metadata, self, "ml_rank", "oversample=40", &no_model);
+	EXPECT_EQ(no_model, 0);
+	TH_LOG("disk reads: fifo %lld, ml_protect %lld, ml_rank 10x %lld, 40x %lld (P: %d pages x %d rounds)",
+	       fifo, protect, rank10, rank40, 4 * MIB, ROUNDS);
+	/* P missed every round under FIFO; the models keep most of it. */
+	EXPECT_LT(protect, fifo - 2 * 4 * MIB);
+	EXPECT_LT(rank10, fifo - 2 * 4 * MIB);
+	EXPECT_LT(rank40, fifo - 2 * 4 * MIB);
+}
+
+TEST_F_TIMEOUT(learned, no_model_is_fifo_and_says_so, 120)
+{
+	unsigned long long no_model;
+	long long fifo, protect;
+	char out[256];
+
+	run_cmd(out, sizeof(out), "%s model unload learned", getenv("CACHECTL"));
+	fifo = measure(_metadata, self, "fifo", NULL, NULL);
+	protect = measure(_metadata, self, "ml_protect", NULL, &no_model);
+	EXPECT_GT(no_model, 0);
+	/* The same decisions as fifo: disk reads within 2%. */
+	EXPECT_LT(llabs(protect - fifo) * 50, fifo) TH_LOG("fifo %lld, ml_protect %lld", fifo, protect);
+	measure(_metadata, self, "ml_rank", "oversample=20", &no_model);
+	EXPECT_GT(no_model, 0);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Training rows from trace events: one per eviction, labelled by reuse. */
+#ifndef LCTRAIN_DATASET_H
+#define LCTRAIN_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lclog.h"
+
+struct dataset {
+	size_t nr;
+	int64_t (*x)[LC_NR_FEATURES];	/* features at eviction */
+	uint8_t *y;			/* 1: reinserted within the horizon */
+	uint64_t *time;			/* eviction time, for the split */
+	uint64_t horizon_ns;		/* the horizon used */
+	uint64_t mean_residency_ns;	/* insertion to eviction, averaged */
+	size_t positives;
+};
+
+/*
+ * One row per eviction (the features the tracer recorded with it), in
+ * time order, labelled 1 if the same page (device, inode, index) was
+ * inserted again within @horizon_ns after the eviction.  @horizon_ns 0:
+ * the mean residency, from each eviction's preceding insertion (how long
+ * the cache takes to turn over).  Returns 0 or -ENOMEM / -ENODATA (no
+ * evictions).
+ */
+int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
+		  struct dataset *ds);
+void dataset_free(struct dataset *ds);
+
+/* The first @n rows of @ds (time order) and the rest, as views. */
+void dataset_split(const struct dataset *ds, size_t n, struct dataset *head,
+		   struct dataset *tail);
+
+#endif /* LCTRAIN_DATASET_H */
