@@ -228,16 +228,16 @@ static void print_table(const struct workload *w, char **setups, int n,
 	}
 	printf("\n%s: %s, %d MiB cgroup, %zu pages read\n", w->name, w->desc,
 	       mem_mib, w->pages_read());
-	printf("  %-14s %9s %11s %12s %10s %10s %10s\n", "setup", "hit ratio",
+	printf("  %-22s %9s %11s %12s %8s %10s %9s\n", "setup", "hit ratio",
 	       "disk reads", "pages/s", "vs lru", "decide p50", "p99");
 	for (i = 0; i < n; i++) {
 		if (!res[i].ok) {
-			printf("  %-14s %9s\n", setups[i], "FAILED");
+			printf("  %-22s %9s\n", setups[i], "FAILED");
 			continue;
 		}
 		fmt_ns(res[i].p50_ns, p50, sizeof(p50));
 		fmt_ns(res[i].p99_ns, p99, sizeof(p99));
-		printf("%c %-14s %9.3f %11lld %12.0f %9.2fx %10s %10s\n",
+		printf("%c %-22s %9.3f %11lld %12.0f %7.2fx %10s %9s\n",
 		       i == best ? '*' : ' ', setups[i], res[i].hit_ratio,
 		       res[i].disk_reads, res[i].pages_per_s,
 		       base >= 0 && res[base].disk_reads ?
