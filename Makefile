@@ -50,6 +50,7 @@ help:
 	@echo 'make patches    the upstream series into build/series, checkpatch --strict'
 	@echo 'make vm CMD=".."  run a command in the VM;  make vm-shell: interactive'
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
+	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
 	@echo 'make deps       install the Debian packages the build needs'
 	@echo 'make kernel | module | bpf | tools | selftests   build one part'
 

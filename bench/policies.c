@@ -295,7 +295,7 @@ static int learn(const struct workload *w)
 		return -1;
 	snprintf(max, sizeof(max), "%dM", mem_mib);
 	if (set_lru_gen(0) || cg_write(cg, "memory.max", max) || drop_files(w) ||
-	    run_traced(cachectl, cg, log, "oversample=1", w->run, NULL,
+	    run_traced(cachectl, cg, log, "oversample=1", 0, w->run, NULL,
 		       summary, sizeof(summary)))
 		goto out;
 	if (run_cmd(out, sizeof(out), "%s -o %s %s", lctrain, model, log)) {

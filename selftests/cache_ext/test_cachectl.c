@@ -178,6 +178,33 @@ TEST_F(cachectl, bind_unbind_by_path)
 	EXPECT_NE(strstr(out, ": default"), NULL) TH_LOG("%s", out);
 }
 
+/* Thread ids for get_scan, through its pinned map. */
+TEST_F(cachectl, tids_fill_the_policy_map)
+{
+	char *out = self->out;
+	size_t len = sizeof(self->out);
+
+	ASSERT_EQ(cachectl(out, len, "attach %s/get_scan.bpf.o --name cgs", self->objs), 0)
+		TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "tids add get_scan_tids 4242 77"), 0) TH_LOG("%s", out);
+	ASSERT_EQ(cachectl(out, len, "tids list get_scan_tids"), 0);
+	EXPECT_TRUE(strstr(out, "4242\n") && strstr(out, "77\n")) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "tids del /sys/fs/bpf/get_scan_tids 77"), 0);
+	ASSERT_EQ(cachectl(out, len, "tids list get_scan_tids"), 0);
+	EXPECT_STREQ(out, "4242\n");
+	EXPECT_EQ(cachectl(out, len, "tids del get_scan_tids 77"), 1);
+	EXPECT_NE(strstr(out, "77 is not in get_scan_tids"), NULL) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "tids add get_scan_tids 12x"), 2);
+	EXPECT_NE(strstr(out, "'12x' is not a thread id"), NULL) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "tids add no_such_map 1"), 1);
+	EXPECT_NE(strstr(out, "no map pinned at /sys/fs/bpf/no_such_map"), NULL) TH_LOG("%s", out);
+	/* A pinned object of another kind (the policy's link) is refused. */
+	EXPECT_EQ(cachectl(out, len, "tids list /sys/fs/bpf/cache_ext/cgs"), 1);
+	EXPECT_NE(strstr(out, "is not a thread-id map"), NULL) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "detach cgs"), 0);
+	unlink("/sys/fs/bpf/get_scan_tids");
+}
+
 TEST_F(cachectl, refusals_say_why)
 {
 	static const struct {

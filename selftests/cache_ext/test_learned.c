@@ -112,7 +112,7 @@ TEST_F_TIMEOUT(learned, trace_train_load_and_beat_fifo, 300)
 	ASSERT_EQ(drop_file_cache(self->s), 0);
 	/* oversample=1: plain FIFO, so that P is evicted and comes back. */
 	ASSERT_EQ(run_traced(getenv("CACHECTL"), self->cg, self->log, "oversample=1",
-			     periodic_reads, &self->w, summary, sizeof(summary)), 0)
+			     0, periodic_reads, &self->w, summary, sizeof(summary)), 0)
 		TH_LOG("%s", summary);
 	TH_LOG("%s", summary);
 	ASSERT_EQ(run_cmd(out, sizeof(self->out), "%s -o %s %s", getenv("LCTRAIN"),
@@ -150,6 +150,36 @@ TEST_F_TIMEOUT(learned, no_model_is_fifo_and_says_so, 120)
 	EXPECT_LT(llabs(protect - fifo) * 50, fifo) TH_LOG("fifo %lld, ml_protect %lld", fifo, protect);
 	measure(_metadata, self, "ml_rank", "oversample=20", &no_model);
 	EXPECT_GT(no_model, 0);
+}
+
+/*
+ * A ring buffer of one page cannot keep up with the workload: the drops
+ * are counted, written into the log, and reported by the trainer, and the
+ * log stays well-formed.
+ */
+TEST_F_TIMEOUT(learned, trace_counts_drops, 120)
+{
+	unsigned long long recorded = 0, dropped = 0, logged = 0;
+	char *out = self->out, summary[256] = "", *p;
+
+	ASSERT_EQ(drop_file_cache(self->p), 0);
+	ASSERT_EQ(drop_file_cache(self->s), 0);
+	ASSERT_EQ(run_traced(getenv("CACHECTL"), self->cg, self->log, NULL, 4,
+			     periodic_reads, &self->w, summary, sizeof(summary)), 0)
+		TH_LOG("%s", summary);
+	ASSERT_EQ(sscanf(summary, "recorded %llu events, %llu dropped", &recorded,
+			 &dropped), 2) TH_LOG("%s", summary);
+	EXPECT_GT(dropped, 0) TH_LOG("%s", summary);
+	EXPECT_GT(recorded, 0);
+	TH_LOG("one-page ring buffer: %s", summary);
+
+	/* lctrain reads the log and sums the same drops. */
+	run_cmd(out, sizeof(self->out), "%s -o %s %s", getenv("LCTRAIN"),
+		self->model, self->log);
+	p = strstr(out, "log(s), ");
+	ASSERT_NE(p, NULL) TH_LOG("%s", out);
+	EXPECT_EQ(sscanf(p, "log(s), %llu dropped", &logged), 1);
+	EXPECT_EQ(logged, dropped) TH_LOG("%s", out);
 }
 
 TEST_HARNESS_MAIN

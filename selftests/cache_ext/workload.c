@@ -164,15 +164,17 @@ int periodic_reads(const char *cgroup, void *arg)
 }
 
 int run_traced(const char *cachectl, const char *cgroup, const char *log,
-	       const char *knobs, int (*fn)(const char *cgroup, void *arg),
-	       void *arg, char *summary, size_t len)
+	       const char *knobs, unsigned int ring_kib,
+	       int (*fn)(const char *cgroup, void *arg), void *arg,
+	       char *summary, size_t len)
 {
-	char set[128], line[256] = "";
+	char set[128], ring[32], line[256] = "";
 	int pipefd[2], st, ret = -1;
 	FILE *out;
 	pid_t pid;
 
 	snprintf(set, sizeof(set), "%s", knobs ?: "oversample=4");
+	snprintf(ring, sizeof(ring), "%u", ring_kib ? ring_kib : 8192);
 	if (pipe(pipefd))
 		return -1;
 	pid = fork();
@@ -182,7 +184,7 @@ int run_traced(const char *cachectl, const char *cgroup, const char *log,
 		dup2(pipefd[1], STDOUT_FILENO);
 		close(pipefd[0]);
 		execl(cachectl, "cachectl", "trace", "--cgroup", cgroup, "-o",
-		      log, "--set", set, NULL);
+		      log, "--set", set, "--ring-kib", ring, NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);

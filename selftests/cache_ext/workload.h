@@ -59,13 +59,15 @@ int read_range(const char *path, size_t first, size_t nr);
 
 /*
  * Runs @fn(@cgroup, @arg) in @cgroup while `@cachectl trace` records it to
- * @log (tracer knobs @knobs, e.g. "oversample=1", or NULL).  The
- * recorder's last line ("recorded N events, ...") goes to @summary.
- * Returns 0, or -1 if tracing or the workload failed.
+ * @log (tracer knobs @knobs, e.g. "oversample=1", or NULL; ring buffer of
+ * @ring_kib KiB, 0 for the default).  The recorder's last line ("recorded
+ * N events, ...") goes to @summary.  Returns 0, or -1 if tracing or the
+ * workload failed.
  */
 int run_traced(const char *cachectl, const char *cgroup, const char *log,
-	       const char *knobs, int (*fn)(const char *cgroup, void *arg),
-	       void *arg, char *summary, size_t len);
+	       const char *knobs, unsigned int ring_kib,
+	       int (*fn)(const char *cgroup, void *arg), void *arg,
+	       char *summary, size_t len);
 
 /* Runs a shell command; stdout and stderr in @out; exit status or -1. */
 __attribute__((format(printf, 3, 4)))

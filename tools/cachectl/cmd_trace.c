@@ -25,14 +25,16 @@
 #include "lc_trace.h"
 
 static const char trace_usage[] =
-"usage: cachectl trace --cgroup CGROUP -o LOG [--duration SEC] [--obj tracer.bpf.o]\n"
-"                      [--set VAR=VALUE]...\n"
+"usage: cachectl trace --cgroup CGROUP -o LOG [--duration SEC] [--ring-kib N]\n"
+"                      [--obj tracer.bpf.o] [--set VAR=VALUE]...\n"
 "\n"
 "Binds the tracer policy (an LFU-oversampled FIFO) to CGROUP and writes\n"
 "every page cache insertion, access and eviction there, with the features\n"
 "of LearnedCache, to LOG until Ctrl-C, SIGTERM or SEC seconds.  Events the\n"
 "ring buffer could not hold are counted and recorded in the log.  Prints\n"
-"'# tracing' once recording, and a summary at the end.  Train with lctrain.\n";
+"'# tracing' once recording, and a summary at the end.  Train with lctrain.\n"
+"  --ring-kib N   ring buffer size (a power of two, at least the page size;\n"
+"                 default 8192 KiB)\n";
 
 static volatile sig_atomic_t stop;
 
@@ -97,6 +99,7 @@ int cmd_trace(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "obj", required_argument, NULL, 'b' },
 		{ "set", required_argument, NULL, 's' },
+		{ "ring-kib", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -110,6 +113,7 @@ int cmd_trace(int argc, char **argv)
 	struct bpf_link *link = NULL;
 	struct bpf_map *ops = NULL, *map;
 	const volatile __u64 *nr_dropped;
+	unsigned long ring_kib = 0;
 	double duration = 0;
 	struct timespec ts;
 	struct ctl_err err;
@@ -123,8 +127,18 @@ int cmd_trace(int argc, char **argv)
 	if (!sets)
 		return EXIT_FAIL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:o:d:b:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:o:d:b:s:r:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'r':
+			ring_kib = strtoul(optarg, NULL, 10);
+			if (ring_kib * 1024 < (unsigned long)getpagesize() ||
+			    (ring_kib & (ring_kib - 1))) {
+				ctl_warn("--ring-kib wants a power of two of at least %d, not '%s'",
+					 getpagesize() / 1024, optarg);
+				free(sets);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'c': cgroup = optarg; break;
 		case 'o': output = optarg; break;
 		case 'd': duration = atof(optarg); break;
@@ -169,6 +183,12 @@ int cmd_trace(int argc, char **argv)
 			ctl_warn("%s", err.msg);
 			goto out;
 		}
+	}
+	if (ring_kib &&
+	    bpf_map__set_max_entries(bpf_object__find_map_by_name(obj, "lc_events"),
+				     ring_kib * 1024)) {
+		ctl_warn("cannot size the ring buffer to %lu KiB", ring_kib);
+		goto out;
 	}
 	if (struct_ops_set_cgroup_id(obj, ops, cg_id) || bpf_object__load(obj)) {
 		ctl_warn("loading %s failed (see dmesg; is the kernel a cache_ext kernel?)",

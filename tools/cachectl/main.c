@@ -24,6 +24,7 @@ static const struct command {
 	{ "monitor", cmd_monitor, "[--count N]           print events as they happen" },
 	{ "model",   cmd_model,   "load|show|unload ..   the model store of the learned policies" },
 	{ "trace",   cmd_trace,   "--cgroup CG -o LOG    record page cache events for lctrain" },
+	{ "tids",    cmd_tids,    "add|del|list MAP ..   thread ids for get_scan and admit_filter" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
