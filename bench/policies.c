@@ -370,10 +370,10 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+		fprintf(stderr, "running %s under %d setups ...\n", w->name, n);
 		if (learned && learn(w))
 			failed++;
 		for (i = 0; i < n; i++) {
-			fprintf(stderr, "  %s: %s ...\n", w->name, setups[i]);
 			if (run_one(w, setups[i], &res[i]))
 				failed++;
 		}
