@@ -122,21 +122,6 @@ static int run_once(const char *cg, struct result *r)
 	return 0;
 }
 
-/* Load (finit_module) or unload cache_ext_ctl; 0 or -1. */
-static int ctl_module(const char *ko, bool load)
-{
-	int fd, ret;
-
-	if (!load)
-		return syscall(__NR_delete_module, "cache_ext_ctl", 0) ? -1 : 0;
-	fd = open(ko, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = syscall(__NR_finit_module, fd, "", 0);
-	close(fd);
-	return ret ? -1 : 0;
-}
-
 /* evict_folios() calls of the fifo binding, from cache_ext_ctl's sysfs. */
 static long fifo_evict_calls(void)
 {
@@ -240,7 +225,7 @@ int main(int argc, char **argv)
 			long before = 0;
 
 			if (s == FIFO_CTL) {
-				if (!ko || ctl_module(ko, true))
+				if (!ko || ctl_module_load())
 					break;
 				before = fifo_evict_calls();
 			}
@@ -248,7 +233,7 @@ int main(int argc, char **argv)
 				return 1;
 			if (s == FIFO_CTL) {
 				evict_calls += fifo_evict_calls() - before;
-				ctl_module(ko, false);
+				ctl_module_unload();
 			}
 			cpu[s][r] = res.cpu_us_per_read;
 			misses[s][r] = res.misses_per_read;

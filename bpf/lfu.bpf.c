@@ -60,8 +60,8 @@ void CACHE_EXT_OP(lfu_removed, struct folio *folio, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(lfu_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	cache_ext_score_by_count(req, memcg, LFU_LIST, sample_per_candidate * req->nr_requested,
-				 &lfu_counts);
+	cache_ext_score_by_count(req, memcg, LFU_LIST,
+				 sample_per_candidate * req->nr_requested, &lfu_counts);
 }
 
 SEC(".struct_ops.link")

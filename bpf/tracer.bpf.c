@@ -97,8 +97,8 @@ void CACHE_EXT_OP(tracer_removed, struct folio *folio, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(tracer_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	cache_ext_score_by_count(req, memcg, TRACER_LIST, oversample * req->nr_requested,
-				 &tracer_counts);
+	cache_ext_score_by_count(req, memcg, TRACER_LIST,
+				 oversample * req->nr_requested, &tracer_counts);
 }
 
 SEC(".struct_ops.link")

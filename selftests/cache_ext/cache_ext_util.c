@@ -380,3 +380,9 @@ int ctl_module_load(void)
 	close(fd);
 	return ret ? -errno : 0;
 }
+
+int ctl_module_unload(void)
+{
+	return syscall(__NR_delete_module, "cache_ext_ctl", O_NONBLOCK) ?
+	       -errno : 0;
+}

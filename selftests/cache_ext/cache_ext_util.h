@@ -115,6 +115,8 @@ int policy_run(struct policy *p, const char *prog);
  * Returns 0, -ENOENT without the variable, or -errno.
  */
 int ctl_module_load(void);
+/* Unload it; 0 or -errno (-EWOULDBLOCK while in use). */
+int ctl_module_unload(void);
 
 /* struct_ops_set_name(), shared with cachectl. */
 #include "struct_ops.h"

@@ -34,12 +34,6 @@
 #define FILE_PAGES	4096
 #define MEMCG_MAX	"8M"
 
-static int unload_module(void)
-{
-	return syscall(__NR_delete_module, "cache_ext_ctl", O_NONBLOCK) ?
-	       -errno : 0;
-}
-
 /* Read a small file into @buf; -errno on failure. */
 static int read_file(const char *path, char *buf, size_t len)
 {
@@ -198,7 +192,7 @@ TEST_F(ctl, unload_reload_while_bound)
 	char path[PATH_MAX], want[64];
 
 	ASSERT_EQ(cg_run(self->cg, read_file_loop, self->file), 0);
-	ASSERT_EQ(unload_module(), 0);
+	ASSERT_EQ(ctl_module_unload(), 0);
 	EXPECT_NE(access(SYSFS, F_OK), 0);
 	/* The policy keeps working without the module. */
 	ASSERT_EQ(cg_run(self->cg, read_file_loop, self->file), 0);

@@ -98,31 +98,42 @@ int need_cache_ext_kernel(void)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * @file relative to the build directory the binary runs from (the parent
+ * of its own directory: build/cachectl/cachectl -> build/), in @path;
+ * 0 if it is readable there.
+ */
+static int beside_build(const char *file, char *path, size_t len)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	snprintf(path, len, "%s/../%s", exe, file);
+	return access(path, R_OK) ? -ENOENT : 0;
+}
+
 /* Where the module may be: $CACHECTL_MODULE, next to the build, installed. */
 static int find_module(char *path, size_t len)
 {
 	const char *env = getenv("CACHECTL_MODULE");
-	char exe[PATH_MAX], *slash;
+	char file[64];
 	struct utsname u;
-	ssize_t n;
 
 	if (env) {
 		snprintf(path, len, "%s", env);
 		return 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			/* build/cachectl/cachectl -> build/extmod/module/ */
-			snprintf(path, len, "%s/../extmod/module/%s.ko", exe,
-				 CTL_MODULE);
-			if (!access(path, R_OK))
-				return 0;
-		}
-	}
+	/* build/cachectl/cachectl -> build/extmod/module/ */
+	snprintf(file, sizeof(file), "extmod/module/%s.ko", CTL_MODULE);
+	if (!beside_build(file, path, len))
+		return 0;
 	if (!uname(&u)) {
 		snprintf(path, len, "/lib/modules/%s/extra/%s.ko", u.release,
 			 CTL_MODULE);
@@ -168,24 +179,16 @@ int need_module(void)
 int find_bpf_object(const char *name, char *path, size_t len)
 {
 	const char *env = getenv("CACHECTL_BPF_DIR");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
+	char file[128];
 
 	if (env) {
 		snprintf(path, len, "%s/%s.bpf.o", env, name);
 		return access(path, R_OK) ? -ENOENT : 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, len, "%s/../bpf/%s.bpf.o", exe, name);
-			if (!access(path, R_OK))
-				return 0;
-		}
-	}
+	/* build/cachectl/cachectl -> build/bpf/ */
+	snprintf(file, sizeof(file), "bpf/%s.bpf.o", name);
+	if (!beside_build(file, path, len))
+		return 0;
 	snprintf(path, len, "/usr/local/lib/cache_ext/bpf/%s.bpf.o", name);
 	return access(path, R_OK) ? -ENOENT : 0;
 }

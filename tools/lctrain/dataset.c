@@ -47,7 +47,8 @@ int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 		  struct dataset *ds)
 {
 	size_t *idx = NULL, *evict = NULL, *order = NULL, n = 0, i, j;
-	uint64_t *next_insert = NULL, residency_sum = 0, residency_nr = 0;
+	uint64_t *next_insert = NULL, *evict_time = NULL;
+	uint64_t residency_sum = 0, residency_nr = 0;
 	int ret = -ENOMEM;
 
 	memset(ds, 0, sizeof(*ds));
@@ -57,7 +58,8 @@ int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 	idx = malloc((n + 1) * sizeof(*idx));
 	evict = malloc((n + 1) * sizeof(*evict));
 	next_insert = malloc((n + 1) * sizeof(*next_insert));
-	if (!idx || !evict || !next_insert)
+	evict_time = malloc((n + 1) * sizeof(*evict_time));
+	if (!idx || !evict || !next_insert || !evict_time)
 		goto out;
 	for (i = 0, j = 0; i < ev->nr; i++)
 		if (ev->ev[i].type == LC_EV_INSERT || ev->ev[i].type == LC_EV_EVICT)
@@ -83,6 +85,7 @@ int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 				break;
 			}
 		}
+		evict_time[ds->nr] = e->time_ns;
 		evict[ds->nr++] = idx[i];
 	}
 	ret = -ENODATA;
@@ -100,34 +103,25 @@ int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 		goto out;
 
 	/* Back to time order. */
-	for (i = 0; i < ds->nr; i++) {
+	for (i = 0; i < ds->nr; i++)
 		order[i] = i;
-		ds->time[i] = ev->ev[evict[i]].time_ns;
-	}
-	time_base = ds->time;
+	time_base = evict_time;
 	qsort(order, ds->nr, sizeof(*order), by_time);
-	{
-		uint64_t *t = malloc(ds->nr * sizeof(*t));
+	for (i = 0; i < ds->nr; i++) {
+		size_t r = order[i];
+		uint64_t next = next_insert[r];
 
-		if (!t)
-			goto out;
-		for (i = 0; i < ds->nr; i++) {
-			const struct lc_event *e = &ev->ev[evict[order[i]]];
-			uint64_t next = next_insert[order[i]];
-
-			memcpy(ds->x[i], e->features, sizeof(ds->x[i]));
-			ds->y[i] = next && next - e->time_ns <= ds->horizon_ns;
-			ds->positives += ds->y[i];
-			t[i] = e->time_ns;
-		}
-		free(ds->time);
-		ds->time = t;
+		memcpy(ds->x[i], ev->ev[evict[r]].features, sizeof(ds->x[i]));
+		ds->time[i] = evict_time[r];
+		ds->y[i] = next && next - evict_time[r] <= ds->horizon_ns;
+		ds->positives += ds->y[i];
 	}
 	ret = 0;
 out:
 	free(idx);
 	free(evict);
 	free(next_insert);
+	free(evict_time);
 	free(order);
 	if (ret)
 		dataset_free(ds);

@@ -48,9 +48,6 @@ unsigned int lc_bin_of(const struct lc_bins *b, int64_t x);
 int lc_train(const struct dataset *ds, const struct lc_train_opts *o,
 	     struct lc_model *m);
 
-/* The logit of one row. */
-double lc_logit(const struct lc_model *m, const int64_t x[LC_NR_FEATURES]);
-
 /* The logit with the weights quantized by @scale, as the kernel sums it. */
 int64_t lc_logit_int(const struct lc_model *m, const int64_t x[LC_NR_FEATURES],
 		     int64_t scale);

@@ -27,16 +27,6 @@ static uint64_t xorshift(uint64_t *s)
 	return *s * 0x2545f4914f6cdd1dULL;
 }
 
-double lc_logit(const struct lc_model *m, const int64_t x[LC_NR_FEATURES])
-{
-	double z = m->bias;
-	int f;
-
-	for (f = 0; f < LC_NR_FEATURES; f++)
-		z += m->w[f][lc_bin_of(&m->bins[f], x[f])];
-	return z;
-}
-
 int64_t lc_logit_int(const struct lc_model *m, const int64_t x[LC_NR_FEATURES],
 		     int64_t scale)
 {
