@@ -257,11 +257,18 @@ int set_core_param(const char *name, long val)
 struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
 				struct hostile **skel)
 {
+	return attach_hostile_spin(cgroup_id, name, 500000000, skel);
+}
+
+struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
+				     uint64_t spin_ns, struct hostile **skel)
+{
 	struct bpf_map *map, *chosen = NULL;
 
 	*skel = hostile__open();
 	if (!*skel)
 		return NULL;
+	(*skel)->rodata->spin_ns = spin_ns;
 	bpf_object__for_each_map(map, (*skel)->obj) {
 		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
 			continue;

@@ -84,6 +84,9 @@ struct bpf_link;
  */
 struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
 				struct hostile **skel);
+/* The same, with hostile_spin spinning @spin_ns in evict_folios(). */
+struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
+				     uint64_t spin_ns, struct hostile **skel);
 
 /*
  * A policy object loaded by file name from BPF_OBJ_DIR, the way cachectl

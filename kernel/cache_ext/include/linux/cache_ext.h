@@ -26,8 +26,9 @@ struct mem_cgroup;
  *	&cache_ext_ops.evict_folios call
  * @CACHE_EXT_MAX_LISTS: most eviction lists one binding can create
  * @CACHE_EXT_ITER_MAX: most folios one list iterator yields
- * @CACHE_EXT_ERROR_BUDGET: invalid, foreign or duplicate candidates a
- *	binding may propose before its policy is ejected
+ * @CACHE_EXT_ERROR_BUDGET: foreign or duplicate candidates a binding may
+ *	have proposed recently (the count halves every second) before its
+ *	policy is ejected
  */
 enum cache_ext_consts {
 	CACHE_EXT_NAME_LEN	= 16,
@@ -40,10 +41,11 @@ enum cache_ext_consts {
 /**
  * enum cache_ext_eject_reason - why a policy was ejected
  * @CACHE_EXT_EJECT_NONE: the policy is not ejected
- * @CACHE_EXT_EJECT_INVALID_FOLIO: it proposed pointers that are no folio of
- *	the page cache, beyond %CACHE_EXT_ERROR_BUDGET
- * @CACHE_EXT_EJECT_FOREIGN_FOLIO: it proposed folios of other cgroups,
- *	beyond %CACHE_EXT_ERROR_BUDGET
+ * @CACHE_EXT_EJECT_INVALID_FOLIO: reserved: it proposed pointers that are
+ *	no folio.  The kfuncs take trusted pointers only, so the verifier
+ *	refuses such a program and this reason is never given.
+ * @CACHE_EXT_EJECT_FOREIGN_FOLIO: it proposed folios of another cgroup it
+ *	is bound to, beyond %CACHE_EXT_ERROR_BUDGET
  * @CACHE_EXT_EJECT_DUPLICATE: it proposed a folio twice in one request,
  *	beyond %CACHE_EXT_ERROR_BUDGET
  * @CACHE_EXT_EJECT_TOO_MANY: it proposed more candidates than requested

@@ -149,18 +149,23 @@ static struct bpf_struct_ops bpf_cache_ext_ops = {
 	.owner		= THIS_MODULE,
 };
 
-/* The kfuncs of lists.c and evict.c. */
+/*
+ * The kfuncs of lists.c and evict.c.  Every pointer they take must be
+ * trusted: a callback's argument or a folio from the list iterator.  A
+ * pointer walked to from elsewhere (task->mm->..., a cast) is refused when
+ * the program loads.
+ */
 BTF_KFUNCS_START(cache_ext_kfunc_ids)
-BTF_ID_FLAGS(func, bpf_cache_ext_list_create)
-BTF_ID_FLAGS(func, bpf_cache_ext_list_add)
-BTF_ID_FLAGS(func, bpf_cache_ext_list_move)
-BTF_ID_FLAGS(func, bpf_cache_ext_list_del)
-BTF_ID_FLAGS(func, bpf_cache_ext_list_size)
-BTF_ID_FLAGS(func, bpf_iter_cache_ext_list_new, KF_ITER_NEW)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_create, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_add, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_move, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_del, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_size, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_iter_cache_ext_list_new, KF_ITER_NEW | KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_iter_cache_ext_list_next, KF_ITER_NEXT | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_iter_cache_ext_list_destroy, KF_ITER_DESTROY)
-BTF_ID_FLAGS(func, bpf_cache_ext_propose)
-BTF_ID_FLAGS(func, bpf_cache_ext_propose_scored)
+BTF_ID_FLAGS(func, bpf_cache_ext_propose, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_cache_ext_propose_scored, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(cache_ext_kfunc_ids)
 
 BTF_ID_LIST_SINGLE(cache_ext_ops_type_ids, struct, cache_ext_ops)

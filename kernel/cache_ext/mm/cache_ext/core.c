@@ -8,6 +8,24 @@
  * &mem_cgroup.cache_ext under the RCU read lock; a binding is unpublished
  * under the mutex and its ->exit() runs only after a grace period, so no
  * callback of a binding can run concurrently with or after its ->exit().
+ * Lock order: cgroup_mutex (cgroup file writes, css_offline) ->
+ * cache_ext_mutex -> cpus_read_lock (static_branch_inc/dec); the mapping's
+ * i_pages lock -> &cache_ext_binding.lock.  The notifier chain is called
+ * with cache_ext_mutex held.
+ *
+ * Lifetime of a policy (struct cache_ext_policy):
+ *  - Every callback and every kfunc runs inside an RCU read-side section
+ *    on a published binding (non-sleeping callbacks), or under
+ *    cache_ext_mutex (init() and exit()).  cache_ext_eject() is only
+ *    called from there, or under cache_ext_mutex for a policy that is on
+ *    the list of registered policies.
+ *  - Unregistration takes the policy off that list, unpublishes its
+ *    bindings and waits for a grace period: after that nothing can eject
+ *    it, so flushing @eject_work once more is final, and the policy can be
+ *    freed.  An ejection that raced with it is reported (EJECTED) before
+ *    the policy is (UNREGISTERED), with the name still valid.
+ *  - A binding is freed after its ->exit(), which runs after the grace
+ *    period that follows unpublishing it.
  */
 
 #define pr_fmt(fmt) "cache_ext: " fmt
@@ -35,6 +53,38 @@ DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
 DEFINE_MUTEX(cache_ext_mutex);
 
 static LIST_HEAD(cache_ext_policies);
+
+DEFINE_PER_CPU(struct cache_ext_binding *, cache_ext_running);
+
+/* The binding whose init() or exit() runs, and its task; cache_ext_mutex. */
+static struct cache_ext_binding *sleeping_binding;
+static struct task_struct *sleeping_task;
+
+static void set_sleeping(struct cache_ext_binding *b, struct task_struct *t)
+{
+	lockdep_assert_held(&cache_ext_mutex);
+	sleeping_binding = b;
+	WRITE_ONCE(sleeping_task, t);
+}
+
+/* init() of @b; the kfuncs it calls act on @b's policy. */
+static int call_init(struct cache_ext_binding *b)
+{
+	int ret;
+
+	set_sleeping(b, current);
+	ret = b->ops->init(b->memcg);
+	set_sleeping(NULL, NULL);
+	return ret;
+}
+
+/* exit() of @b, likewise. */
+static void call_exit(struct cache_ext_binding *b)
+{
+	set_sleeping(b, current);
+	b->ops->exit(b->memcg);
+	set_sleeping(NULL, NULL);
+}
 
 /* Registered, unregistered, bound, unbound, ejected: for cache_ext_ctl. */
 static BLOCKING_NOTIFIER_HEAD(cache_ext_notifier);
@@ -135,6 +185,9 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 
 	lockdep_assert_held(&cache_ext_mutex);
 
+	/* The root cgroup has no memory.cache_ext: one rule everywhere. */
+	if (mem_cgroup_is_root(memcg))
+		return -EINVAL;
 	if (memcg_binding_locked(memcg))
 		return -EBUSY;
 
@@ -156,6 +209,7 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	binding->memcg = memcg;
 	binding->policy = policy;
 	binding->state = CACHE_EXT_BINDING_INIT;
+	binding->err_stamp = jiffies;
 	spin_lock_init(&binding->lock);
 	ret = cache_ext_registry_init(binding);
 	if (ret)
@@ -171,7 +225,7 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	rcu_assign_pointer(memcg->cache_ext, binding);
 
 	if (policy->ops->init) {
-		ret = policy->ops->init(memcg);
+		ret = call_init(binding);
 		if (ret) {
 			pr_warn("policy %s: init() failed for cgroup %llu: %d\n",
 				policy->ops->name, cgroup_id(memcg->css.cgroup),
@@ -225,7 +279,7 @@ static void destroy_bindings(struct list_head *dead)
 		long bytes = cache_ext_registry_bytes(binding);
 
 		if (binding->ops->exit)
-			binding->ops->exit(binding->memcg);
+			call_exit(binding);
 		cache_ext_registry_destroy(binding);
 		trace_cache_ext_unbind(binding->ops->name,
 				       cgroup_id(binding->memcg->css.cgroup),
@@ -240,30 +294,74 @@ static void destroy_bindings(struct list_head *dead)
 	}
 }
 
-/**
- * cache_ext_binding_of - the binding of a memcg pointer that came from BPF
- * @memcg: any value; it is only compared, never dereferenced
- *
- * For kfuncs, which run inside a callback of some binding: the RCU read
- * lock or cache_ext_mutex (sleepable init() and exit()) keeps the result
- * alive until the callback returns.
- *
- * Return: the binding of @memcg, or NULL if @memcg is not bound.
- */
-struct cache_ext_binding *cache_ext_binding_of(struct mem_cgroup *memcg)
+/* The published binding of a memcg pointer.  Caller holds the RCU read lock. */
+static struct cache_ext_binding *binding_by_memcg(unsigned long memcg)
 {
 	struct cache_ext_binding *binding;
 
-	rcu_read_lock();
 	hash_for_each_possible_rcu(cache_ext_bindings, binding, hash_node,
-				   (unsigned long)memcg) {
-		if (binding->memcg == memcg) {
-			rcu_read_unlock();
+				   memcg)
+		if ((unsigned long)binding->memcg == memcg)
 			return binding;
-		}
-	}
-	rcu_read_unlock();
 	return NULL;
+}
+
+/**
+ * cache_ext_sibling_binding - another binding of the same policy
+ * @b: a binding whose callback is running
+ * @memcg: any value; it is only compared, never dereferenced
+ *
+ * Caller holds the RCU read lock or cache_ext_mutex.
+ *
+ * Return: the published binding of @memcg if it belongs to @b's policy
+ * (@b itself included), or NULL.
+ */
+struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
+						    unsigned long memcg)
+{
+	struct cache_ext_binding *other;
+
+	if ((unsigned long)b->memcg == memcg)
+		return b;
+	other = binding_by_memcg(memcg);
+	return other && other->policy == b->policy ? other : NULL;
+}
+
+/**
+ * cache_ext_kfunc_binding - the binding a kfunc may act on
+ * @memcg: the memcg argument the policy passed; compared, never
+ *	dereferenced
+ *
+ * A kfunc acts only on bindings of the policy whose callback called it:
+ * the binding of that callback, or another binding of the same policy.
+ * The caller is the callback recorded for this CPU (cache_ext_enter()) or,
+ * for init() and exit(), for this task.  A kfunc called from interrupt
+ * context (a BPF timer, say) has no caller and acts on nothing.
+ *
+ * The result stays valid until the callback returns: non-sleeping
+ * callbacks run in an RCU read-side section, and bindings are only freed
+ * a grace period after they were unpublished; init() and exit() run under
+ * cache_ext_mutex, which every unbinding takes.
+ *
+ * Return: the binding, or NULL.
+ */
+struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg)
+{
+	struct cache_ext_binding *self, *b;
+
+	if (!in_task())
+		return NULL;
+	if (READ_ONCE(sleeping_task) == current)
+		self = sleeping_binding;
+	else
+		self = this_cpu_read(cache_ext_running);
+	if (!self)
+		return NULL;
+
+	rcu_read_lock();
+	b = cache_ext_sibling_binding(self, (unsigned long)memcg);
+	rcu_read_unlock();
+	return b;
 }
 
 /* End every binding of @policy; returns after their exit()s. */
@@ -320,14 +418,31 @@ void cache_ext_eject(struct cache_ext_policy *policy,
  * @binding: the binding whose policy proposed it
  * @reason: what was wrong with it
  *
- * Ejects the policy for @reason once more than %CACHE_EXT_ERROR_BUDGET
- * errors were counted.
+ * The budget is a rate: the binding's recent errors are counted in a level
+ * that halves every second, and the policy is ejected for @reason when
+ * the level exceeds %CACHE_EXT_ERROR_BUDGET.  A policy that errs now and
+ * then, as any policy racing with truncation might, is never ejected for
+ * it; one that keeps proposing bad candidates is, within a second.
  */
 void cache_ext_note_error(struct cache_ext_binding *binding,
 			  enum cache_ext_eject_reason reason)
 {
-	if (atomic_long_inc_return(&binding->stats.errors) >
-	    CACHE_EXT_ERROR_BUDGET)
+	unsigned long flags, halves;
+	bool over;
+
+	atomic_long_inc(&binding->stats.errors);
+
+	spin_lock_irqsave(&binding->lock, flags);
+	halves = (jiffies - binding->err_stamp) / HZ;
+	if (halves) {
+		binding->err_level = halves < 32 ?
+				     binding->err_level >> halves : 0;
+		binding->err_stamp += halves * HZ;
+	}
+	over = ++binding->err_level > CACHE_EXT_ERROR_BUDGET;
+	spin_unlock_irqrestore(&binding->lock, flags);
+
+	if (over)
 		cache_ext_eject(binding->policy, reason);
 }
 
@@ -489,13 +604,19 @@ int cache_ext_policy_register(struct cache_ext_ops *ops)
 		ret = -EEXIST;
 		goto out_free;
 	}
-	if (ops->cgroup_id) {
-		ret = bind_cgroup_id(policy, ops->cgroup_id, false);
-		if (ret)
-			goto out_free;
-	}
+	/* Registered, then bound: the events come in that order. */
 	list_add_tail(&policy->node, &cache_ext_policies);
 	notify(CACHE_EXT_EVENT_REGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE);
+	if (ops->cgroup_id) {
+		ret = bind_cgroup_id(policy, ops->cgroup_id, false);
+		if (ret) {
+			/* Never bound, never ejected: nothing else to wait for. */
+			list_del(&policy->node);
+			notify(CACHE_EXT_EVENT_UNREGISTERED, ops->name, 0,
+			       CACHE_EXT_EJECT_NONE);
+			goto out_free;
+		}
+	}
 	mutex_unlock(&cache_ext_mutex);
 	return 0;
 
@@ -522,14 +643,16 @@ void cache_ext_policy_unregister(struct cache_ext_ops *ops)
 		mutex_unlock(&cache_ext_mutex);
 		return;
 	}
+	/* Nothing finds it by name any more: no new binding, no kill. */
 	list_del(&policy->node);
+	/* No callback of it runs after this: nothing can eject it now. */
+	unbind_policy(policy);
 	mutex_unlock(&cache_ext_mutex);
 
-	/* An ejection in flight must not run after the policy is gone. */
+	/* An ejection queued before that runs now, and is the last. */
 	flush_work(&policy->eject_work);
 
 	mutex_lock(&cache_ext_mutex);
-	unbind_policy(policy);
 	notify(CACHE_EXT_EVENT_UNREGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE);
 	mutex_unlock(&cache_ext_mutex);
 	kfree(policy);
@@ -768,7 +891,7 @@ static struct cache_ext_binding *folio_binding(struct folio *folio)
  */
 void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 {
-	struct cache_ext_binding *binding;
+	struct cache_ext_binding *binding, *prev;
 	struct cache_ext_node *node;
 	bool admitted = true;
 
@@ -797,7 +920,9 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 			.nr_pages = folio_nr_pages(folio),
 		};
 
+		prev = cache_ext_enter(binding);
 		admitted = binding->ops->admit_folio(&ctx, binding->memcg);
+		cache_ext_leave(prev);
 	}
 
 	if (cache_ext_registry_add(binding, node, folio, admitted)) {
@@ -805,8 +930,11 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 		goto out;
 	}
 	node = NULL;
-	if (binding->ops->folio_added)
+	if (binding->ops->folio_added) {
+		prev = cache_ext_enter(binding);
 		binding->ops->folio_added(folio, binding->memcg);
+		cache_ext_leave(prev);
+	}
 out:
 	rcu_read_unlock();
 	if (node)
@@ -816,7 +944,7 @@ out:
 /* Called by folio_mark_accessed(). */
 void __cache_ext_folio_accessed(struct folio *folio)
 {
-	struct cache_ext_binding *binding;
+	struct cache_ext_binding *binding, *prev;
 
 	/* Already truncated: the policy has seen it leave. */
 	if (!READ_ONCE(folio->mapping))
@@ -824,8 +952,11 @@ void __cache_ext_folio_accessed(struct folio *folio)
 
 	rcu_read_lock();
 	binding = folio_binding(folio);
-	if (binding && binding->ops->folio_accessed)
+	if (binding && binding->ops->folio_accessed) {
+		prev = cache_ext_enter(binding);
 		binding->ops->folio_accessed(folio, binding->memcg);
+		cache_ext_leave(prev);
+	}
 	rcu_read_unlock();
 }
 
@@ -836,7 +967,7 @@ void __cache_ext_folio_accessed(struct folio *folio)
  */
 void __cache_ext_folio_removed(struct folio *folio)
 {
-	struct cache_ext_binding *binding;
+	struct cache_ext_binding *binding, *prev;
 	unsigned long flags;
 	bool tracked;
 
@@ -850,8 +981,11 @@ void __cache_ext_folio_removed(struct folio *folio)
 	spin_unlock_irqrestore(&binding->lock, flags);
 
 	if (tracked && binding->ops->folio_removed &&
-	    binding == folio_binding(folio))
+	    binding == folio_binding(folio)) {
+		prev = cache_ext_enter(binding);
 		binding->ops->folio_removed(folio, binding->memcg);
+		cache_ext_leave(prev);
+	}
 out:
 	rcu_read_unlock();
 }

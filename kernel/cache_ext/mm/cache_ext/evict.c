@@ -9,7 +9,7 @@
  * plain, up to the requested count, or scored, where the kernel keeps the
  * requested count of lowest scores.  Every proposal is checked against the
  * binding's registry.  Proposing more than requested, overrunning the
- * time budget, or exceeding the error budget with invalid, foreign or
+ * time budget, or exceeding the error budget (a rate) with foreign or
  * duplicate folios ejects the policy.
  */
 
@@ -81,30 +81,30 @@ static struct cache_ext_evict_req *req_of(struct cache_ext_eviction_ctx *ctx)
 }
 
 /*
- * @folio is not a tracked folio of @b.  Say whether that is the policy's
- * fault: a pointer into no struct page, or a folio of another cgroup.  A
- * folio of this cgroup that just left the page cache, or that was cached
- * before the binding existed, is not.  @folio is never dereferenced unless
- * it is a struct page of the memory map.
+ * @folio is not a tracked folio of @b.  It is the policy's fault only if it
+ * is a tracked folio of another binding of the same policy: proposed for
+ * the wrong cgroup.  Anything else is a folio that left the page cache
+ * since the policy saw it (and may already belong to someone else), or
+ * that was cached before the binding existed.  The kfuncs take trusted
+ * pointers only (KF_TRUSTED_ARGS), so @folio points into the memory map
+ * and reading its memcg_data is safe even if it was freed meanwhile.
  */
-static enum cache_ext_eject_reason classify_unknown(struct cache_ext_binding *b,
-						    const struct folio *folio)
+static bool foreign_folio(struct cache_ext_binding *b, struct folio *folio)
 {
-#ifdef CONFIG_SPARSEMEM_VMEMMAP
-	unsigned long addr = (unsigned long)folio;
-	unsigned long start = (unsigned long)vmemmap;
-	unsigned long memcg;
+	unsigned long memcg = READ_ONCE(folio->memcg_data) & ~OBJEXTS_FLAGS_MASK;
+	struct cache_ext_binding *other;
+	unsigned long flags;
+	bool tracked;
 
-	if (addr < start || (addr - start) % sizeof(struct page) ||
-	    !pfn_valid((addr - start) / sizeof(struct page)))
-		return CACHE_EXT_EJECT_INVALID_FOLIO;
-	memcg = READ_ONCE(folio->memcg_data) & ~OBJEXTS_FLAGS_MASK;
-	if (memcg == (unsigned long)b->memcg)
-		return CACHE_EXT_EJECT_NONE;
-	return CACHE_EXT_EJECT_FOREIGN_FOLIO;
-#else
-	return CACHE_EXT_EJECT_INVALID_FOLIO;
-#endif
+	if (!memcg || memcg == (unsigned long)b->memcg)
+		return false;
+	other = cache_ext_sibling_binding(b, memcg);
+	if (!other)
+		return false;
+	spin_lock_irqsave(&other->lock, flags);
+	tracked = cache_ext_registry_lookup(other, folio);
+	spin_unlock_irqrestore(&other->lock, flags);
+	return tracked;
 }
 
 /* Is @folio an acceptable new candidate for @req?  0 or -errno. */
@@ -112,7 +112,6 @@ static int check_candidate(struct cache_ext_evict_req *req,
 			   struct folio *folio)
 {
 	struct cache_ext_binding *b = req->binding;
-	enum cache_ext_eject_reason why;
 	unsigned long flags;
 	bool tracked;
 	u32 i;
@@ -121,10 +120,9 @@ static int check_candidate(struct cache_ext_evict_req *req,
 	tracked = cache_ext_registry_lookup(b, folio);
 	spin_unlock_irqrestore(&b->lock, flags);
 	if (!tracked) {
-		why = classify_unknown(b, folio);
-		if (why == CACHE_EXT_EJECT_NONE)
+		if (!foreign_folio(b, folio))
 			return -ENOENT;
-		cache_ext_note_error(b, why);
+		cache_ext_note_error(b, CACHE_EXT_EJECT_FOREIGN_FOLIO);
 		return -EINVAL;
 	}
 	for (i = 0; i < req->ctx.nr_proposed; i++) {
@@ -144,10 +142,12 @@ __bpf_kfunc_start_defs();
  * @folio: a tracked folio of the cgroup being reclaimed
  *
  * Return: 0 if the folio is a candidate; -EINVAL for a bad @ctx, a
- * pointer that is no folio, a folio of another cgroup, or after
- * bpf_cache_ext_propose_scored(); -ENOENT if the folio already left the
- * page cache; -EEXIST if it was proposed before; -E2BIG if the request is
- * full, which ejects the policy.
+ * tracked folio of another cgroup the policy is bound to, or after
+ * bpf_cache_ext_propose_scored(); -ENOENT if the folio is not tracked
+ * (it left the page cache since the policy saw it, or was cached before
+ * the binding); -EEXIST if it was proposed before; -E2BIG if the request
+ * is full, which ejects the policy.  Foreign and duplicate candidates
+ * count against the binding's error budget (cache_ext_note_error()).
  */
 __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 				      struct folio *folio)
@@ -266,7 +266,7 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
 	struct cache_ext_evict_req req = {};
-	struct cache_ext_binding *b;
+	struct cache_ext_binding *b, *prev;
 	u32 i, nr_dirty = 0;
 	u64 start;
 
@@ -289,7 +289,9 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	preempt_disable();
 	this_cpu_write(current_req, &req);
 	start = ktime_get_ns();
+	prev = cache_ext_enter(b);
 	b->ops->evict_folios(&req.ctx, memcg);
+	cache_ext_leave(prev);
 	rc->duration_ns = ktime_get_ns() - start;
 	this_cpu_write(current_req, NULL);
 	preempt_enable();

@@ -6,6 +6,8 @@
 #include <linux/cache_ext.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -17,6 +19,13 @@
  * @bindings: the policy's bindings, linked by &cache_ext_binding.policy_node
  * @eject_reason: an &enum cache_ext_eject_reason; set once, by cmpxchg
  * @eject_work: unbinds an ejected policy from process context
+ *
+ * Lifetime: allocated by cache_ext_policy_register(), freed by
+ * cache_ext_policy_unregister() once (1) it is off the list, so that
+ * nothing can find it by name, (2) every binding is unpublished and an
+ * RCU grace period has passed, so that no callback or kfunc of it runs
+ * and nothing can eject it any more, and (3) @eject_work was flushed, so
+ * that an ejection queued before (2) has run.  See core.c.
  */
 struct cache_ext_policy {
 	struct cache_ext_ops *ops;
@@ -86,6 +95,9 @@ enum cache_ext_binding_state {
  * @nr_lists: lists created so far; ids are 0 .. @nr_lists - 1
  * @lists: the eviction lists
  * @stats: counters
+ * @err_level: recent invalid, foreign or duplicate candidates; halves
+ *	every second (under @lock)
+ * @err_stamp: jiffies up to which @err_level has been decayed
  *
  * Published in &mem_cgroup.cache_ext with RCU; freed only after a grace
  * period, once no hook can still be running one of its callbacks.
@@ -102,6 +114,8 @@ struct cache_ext_binding {
 	u32 nr_lists;
 	struct cache_ext_list lists[CACHE_EXT_MAX_LISTS];
 	struct cache_ext_stats stats;
+	u32 err_level;
+	unsigned long err_stamp;
 };
 
 /*
@@ -141,10 +155,42 @@ static inline void node_set_list(struct cache_ext_node *node, u32 id_plus_1)
 
 extern struct mutex cache_ext_mutex;
 
+/*
+ * Which binding's callback is running, for its kfuncs.  A non-sleeping
+ * callback runs with preemption disabled and is recorded per CPU; the
+ * sleepable init() and exit() run under cache_ext_mutex, one at a time,
+ * and are recorded with the task that runs them.  Interrupts see neither:
+ * a kfunc called from a BPF timer or any other interrupt finds no caller.
+ */
+DECLARE_PER_CPU(struct cache_ext_binding *, cache_ext_running);
+
+/*
+ * Around a call of a callback that must not sleep:
+ *	prev = cache_ext_enter(b); b->ops->op(...); cache_ext_leave(prev);
+ */
+static inline struct cache_ext_binding *
+cache_ext_enter(struct cache_ext_binding *b)
+{
+	struct cache_ext_binding *prev;
+
+	preempt_disable();
+	prev = this_cpu_read(cache_ext_running);
+	this_cpu_write(cache_ext_running, b);
+	return prev;
+}
+
+static inline void cache_ext_leave(struct cache_ext_binding *prev)
+{
+	this_cpu_write(cache_ext_running, prev);
+	preempt_enable();
+}
+
 /* core.c */
 int cache_ext_policy_register(struct cache_ext_ops *ops);
 void cache_ext_policy_unregister(struct cache_ext_ops *ops);
-struct cache_ext_binding *cache_ext_binding_of(struct mem_cgroup *memcg);
+struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg);
+struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
+						    unsigned long memcg);
 void cache_ext_eject(struct cache_ext_policy *policy,
 		     enum cache_ext_eject_reason reason);
 void cache_ext_note_error(struct cache_ext_binding *binding,

@@ -8,9 +8,12 @@
  * in every cgroup.  A tracked folio is on at most one list at a time.
  *
  * Every kfunc names the binding by its memcg and the folio by pointer.
- * Both are validated before use: the memcg against the bound cgroups, the
- * folio against the binding's registry.  Misuse returns an error and
- * changes nothing.
+ * Both are validated before use: the memcg against the bindings of the
+ * policy whose callback is running (cache_ext_kfunc_binding()), so that a
+ * policy never reads or changes another policy's lists, and the folio
+ * against the binding's registry.  The verifier only lets trusted
+ * pointers through (KF_TRUSTED_ARGS): the callbacks' arguments and the
+ * iterator's folios.  Misuse returns an error and changes nothing.
  *
  * The iterator yields folios from a list's head without holding the lock
  * between steps: a cursor node marks its place, so the policy may move,
@@ -68,12 +71,12 @@ __bpf_kfunc_start_defs();
  *
  * Only from init().
  *
- * Return: the new list's id, -EINVAL if @memcg is not being initialised,
- * -ENOSPC after %CACHE_EXT_MAX_LISTS lists.
+ * Return: the new list's id, -EINVAL if @memcg is not the cgroup whose
+ * init() is running, -ENOSPC after %CACHE_EXT_MAX_LISTS lists.
  */
 __bpf_kfunc s32 bpf_cache_ext_list_create(struct mem_cgroup *memcg)
 {
-	struct cache_ext_binding *b = cache_ext_binding_of(memcg);
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
 	unsigned long flags;
 	s32 id;
 
@@ -99,7 +102,7 @@ __bpf_kfunc s32 bpf_cache_ext_list_create(struct mem_cgroup *memcg)
 static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
 		      bool tail, bool must_be_linked)
 {
-	struct cache_ext_binding *b = cache_ext_binding_of(memcg);
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
 	struct cache_ext_node *node;
 	unsigned long flags;
 	int ret = 0;
@@ -130,8 +133,9 @@ static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
  * @folio: a tracked folio of @memcg
  * @tail: true to add at the tail, false at the head
  *
- * Return: 0; -EINVAL for an unknown @memcg or @list; -ENOENT if @folio is
- * not a tracked folio of @memcg; -EEXIST if it is already on a list.
+ * Return: 0; -EINVAL for an unknown @list or a @memcg not bound to the
+ * calling policy; -ENOENT if @folio is not a tracked folio of @memcg;
+ * -EEXIST if it is already on a list.
  */
 __bpf_kfunc int bpf_cache_ext_list_add(struct mem_cgroup *memcg, u32 list,
 				       struct folio *folio, bool tail)
@@ -146,8 +150,8 @@ __bpf_kfunc int bpf_cache_ext_list_add(struct mem_cgroup *memcg, u32 list,
  * @folio: a tracked folio of @memcg that is on a list
  * @tail: true to move to the tail, false to the head
  *
- * Return: 0; -EINVAL for an unknown @memcg or @list; -ENOENT if @folio is
- * not tracked or on no list.
+ * Return: 0; -EINVAL for an unknown @list or a @memcg not bound to the
+ * calling policy; -ENOENT if @folio is not tracked or on no list.
  */
 __bpf_kfunc int bpf_cache_ext_list_move(struct mem_cgroup *memcg, u32 list,
 					struct folio *folio, bool tail)
@@ -162,13 +166,13 @@ __bpf_kfunc int bpf_cache_ext_list_move(struct mem_cgroup *memcg, u32 list,
  *
  * The folio stays tracked and can be added again.
  *
- * Return: 0; -EINVAL for an unknown @memcg; -ENOENT if @folio is not
- * tracked or on no list.
+ * Return: 0; -EINVAL for a @memcg not bound to the calling policy;
+ * -ENOENT if @folio is not tracked or on no list.
  */
 __bpf_kfunc int bpf_cache_ext_list_del(struct mem_cgroup *memcg,
 				       struct folio *folio)
 {
-	struct cache_ext_binding *b = cache_ext_binding_of(memcg);
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
 	struct cache_ext_node *node;
 	unsigned long flags;
 	int ret = -ENOENT;
@@ -191,11 +195,12 @@ __bpf_kfunc int bpf_cache_ext_list_del(struct mem_cgroup *memcg,
  * @memcg: the binding's cgroup
  * @list: list id
  *
- * Return: the size, or -EINVAL for an unknown @memcg or @list.
+ * Return: the size, or -EINVAL for an unknown @list or a @memcg not
+ * bound to the calling policy.
  */
 __bpf_kfunc s64 bpf_cache_ext_list_size(struct mem_cgroup *memcg, u32 list)
 {
-	struct cache_ext_binding *b = cache_ext_binding_of(memcg);
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
 
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
@@ -209,15 +214,15 @@ __bpf_kfunc s64 bpf_cache_ext_list_size(struct mem_cgroup *memcg, u32 list)
  * @list: list id
  * @max: most folios to yield; at most %CACHE_EXT_ITER_MAX
  *
- * Return: 0, or -EINVAL for an unknown @memcg or @list (the iterator then
- * yields nothing).
+ * Return: 0, or -EINVAL for an unknown @list or a @memcg not bound to
+ * the calling policy (the iterator then yields nothing).
  */
 __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
 					    struct mem_cgroup *memcg, u32 list,
 					    u32 max)
 {
 	struct cache_ext_list_iter *kit = (void *)it;
-	struct cache_ext_binding *b = cache_ext_binding_of(memcg);
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
 	unsigned long flags;
 
 	BUILD_BUG_ON(sizeof(*kit) > sizeof(*it));
