@@ -47,6 +47,7 @@ help:
 	@echo 'make run        build everything, boot the VM, demo a policy'
 	@echo 'make check      all tests: host unit tests + kselftests in the VM'
 	@echo 'make kselftest  the kselftests only, in the VM'
+	@echo 'make check-debug  the tests on a KASAN + lockdep kernel'
 	@echo 'make patches    the upstream series into build/series, checkpatch --strict'
 	@echo 'make vm CMD=".."  run a command in the VM;  make vm-shell: interactive'
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
@@ -113,14 +114,19 @@ bpf: $(BPF_OBJS) $(BPF_SKELS)
 EXTMOD		:= $(B)/extmod
 CTL_KO		:= $(EXTMOD)/module/cache_ext_ctl.ko
 
-$(CTL_KO): Kbuild $(wildcard module/*) $(VMLINUX)
-	@mkdir -p $(EXTMOD)
+# $(call ctl_ko_rule,EXTMOD_DIR,KERNEL_BUILD_DIR): the module for one kernel.
+# kbuild does not relink an external module when only vmlinux changed, and
+# the module's BTF is split BTF on top of vmlinux's: relink it.
+define ctl_ko_rule
+$(1)/module/cache_ext_ctl.ko: Kbuild $(wildcard module/*) bpf/include/lc_features.h $(2)/vmlinux
+	@mkdir -p $(1)/bpf/include
 	@rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' \
-		--exclude='*.mod*' --exclude='modules.order' module Kbuild $(EXTMOD)/
-	@# kbuild does not relink an external module when only vmlinux changed,
-	@# and the module's BTF is split BTF on top of vmlinux's: relink it.
-	@rm -f $(CTL_KO)
-	@$(MAKE) -s -C $(KOUT) M=$(EXTMOD) modules
+		--exclude='*.mod*' --exclude='modules.order' module Kbuild $(1)/
+	@cp bpf/include/lc_features.h $(1)/bpf/include/
+	@rm -f $$@
+	@$$(MAKE) -s -C $(2) M=$(1) modules
+endef
+$(eval $(call ctl_ko_rule,$(EXTMOD),$(KOUT)))
 
 .PHONY: module
 module: $(CTL_KO)
@@ -202,6 +208,25 @@ kselftest: kernel module selftests
 check: kernel module selftests
 	@CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) \
 		scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
+
+# The kselftests once more on a debug kernel (kernel/configs/debug.config:
+# KASAN, lockdep, debug objects), with the module built for it.
+KOUT_DEBUG	:= $(B)/kbuild-debug
+BZIMAGE_DEBUG	:= $(KOUT_DEBUG)/arch/x86/boot/bzImage
+EXTMOD_DEBUG	:= $(B)/extmod-debug
+CTL_KO_DEBUG	:= $(EXTMOD_DEBUG)/module/cache_ext_ctl.ko
+
+.PHONY: kernel-debug check-debug
+$(KOUT_DEBUG)/vmlinux $(BZIMAGE_DEBUG) &: $(B)/.deps FORCE
+	@KERNEL_VARIANT=debug scripts/kernel.sh build
+
+kernel-debug: $(BZIMAGE_DEBUG)
+
+$(eval $(call ctl_ko_rule,$(EXTMOD_DEBUG),$(KOUT_DEBUG)))
+
+check-debug: kernel-debug $(CTL_KO_DEBUG) selftests
+	@KERNEL=$(BZIMAGE_DEBUG) CACHE_EXT_CTL_KO=$(CTL_KO_DEBUG) CACHECTL=$(CACHECTL) \
+		LCTRAIN=$(LCTRAIN) scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
 
 # --- benchmarks (not tests: they print numbers) -------------------------------
 

@@ -308,7 +308,7 @@ static int learn(const struct workload *w)
 		if (strstr(line, "trained in") || strstr(line, "hold-out AUC") ||
 		    strstr(line, "rows "))
 			printf("  lctrain: %s\n", line);
-	if (run_cmd(out, sizeof(out), "%s model load learned %s --features 9",
+	if (run_cmd(out, sizeof(out), "%s model load learned %s",
 		    cachectl, model)) {
 		fprintf(stderr, "policies: cachectl model load failed:\n%s", out);
 		goto out;

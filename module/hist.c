@@ -7,6 +7,15 @@
  * from the core's cache_ext_evict tracepoint.  Buckets are per-CPU
  * counters summed on read; writing anything to the file resets them.
  * .../stats shows the binding's counters from the core.
+ *
+ * A histogram is counted into from the moment its binding is reported
+ * (it is in the hash table at once), but its directory is created and
+ * removed from one ordered work queue: removing waits for the files'
+ * readers, a reader of "stats" may wait for the core's lock, and the core
+ * holds that lock while it tells us of a binding.  Because the queue is
+ * ordered, the directory of an ended binding is gone before the
+ * directory of the cgroup's next binding is created, however fast a
+ * cgroup is rebound: the names cannot collide.
  */
 
 #define pr_fmt(fmt) "cache_ext: " fmt
@@ -29,13 +38,14 @@
 struct latency_hist {
 	u64 cgroup_id;
 	struct hlist_node node;
+	struct work_struct create_work;
 	struct work_struct free_work;
 	struct dentry *dir;
 	u64 __percpu *buckets;	/* NR_BUCKETS each */
 };
 
 static DEFINE_HASHTABLE(hists, 6);
-static struct workqueue_struct *free_wq;
+static struct workqueue_struct *dir_wq;	/* ordered: see the top */
 static DEFINE_MUTEX(hists_lock);
 static struct dentry *debugfs_root;
 
@@ -144,11 +154,20 @@ static int stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
-/*
- * Removing the files waits for their readers, and a reader of "stats" may
- * wait for the core's lock, which the core holds while it tells us of an
- * unbinding: free from a work item instead.
- */
+static void hist_create_workfn(struct work_struct *work)
+{
+	struct latency_hist *h = container_of(work, struct latency_hist,
+					      create_work);
+	char name[24];
+
+	snprintf(name, sizeof(name), "%llu", h->cgroup_id);
+	h->dir = debugfs_create_dir(name, debugfs_root);
+	debugfs_create_file("latency", 0600, h->dir, h, &latency_fops);
+	debugfs_create_file("stats", 0400, h->dir,
+			    (void *)(unsigned long)h->cgroup_id, &stats_fops);
+}
+
+/* Queued after hist_create_workfn() of the same histogram. */
 static void hist_free_workfn(struct work_struct *work)
 {
 	struct latency_hist *h = container_of(work, struct latency_hist,
@@ -164,7 +183,7 @@ static void hist_free_workfn(struct work_struct *work)
 static void hist_free(struct latency_hist *h)
 {
 	hash_del_rcu(&h->node);
-	queue_work(free_wq, &h->free_work);
+	queue_work(dir_wq, &h->free_work);
 }
 
 /**
@@ -174,7 +193,6 @@ static void hist_free(struct latency_hist *h)
 void cache_ext_ctl_hist_bound(u64 cgroup_id)
 {
 	struct latency_hist *h;
-	char name[24];
 
 	mutex_lock(&hists_lock);
 	if (hist_find(cgroup_id))
@@ -188,13 +206,10 @@ void cache_ext_ctl_hist_bound(u64 cgroup_id)
 		goto out;
 	}
 	h->cgroup_id = cgroup_id;
+	INIT_WORK(&h->create_work, hist_create_workfn);
 	INIT_WORK(&h->free_work, hist_free_workfn);
-	snprintf(name, sizeof(name), "%llu", cgroup_id);
-	h->dir = debugfs_create_dir(name, debugfs_root);
-	debugfs_create_file("latency", 0600, h->dir, h, &latency_fops);
-	debugfs_create_file("stats", 0400, h->dir,
-			    (void *)(unsigned long)cgroup_id, &stats_fops);
 	hash_add_rcu(hists, &h->node, cgroup_id);
+	queue_work(dir_wq, &h->create_work);
 out:
 	mutex_unlock(&hists_lock);
 }
@@ -224,14 +239,14 @@ int cache_ext_ctl_hist_init(void)
 {
 	int ret;
 
-	free_wq = alloc_workqueue("cache_ext_ctl", WQ_UNBOUND, 0);
-	if (!free_wq)
+	dir_wq = alloc_ordered_workqueue("cache_ext_ctl", 0);
+	if (!dir_wq)
 		return -ENOMEM;
 	debugfs_root = debugfs_create_dir("cache_ext", NULL);
 	ret = register_trace_cache_ext_evict(probe_evict, NULL);
 	if (ret) {
 		debugfs_remove_recursive(debugfs_root);
-		destroy_workqueue(free_wq);
+		destroy_workqueue(dir_wq);
 	}
 	return ret;
 }
@@ -248,6 +263,6 @@ void cache_ext_ctl_hist_exit(void)
 	hash_for_each_safe(hists, bkt, tmp, h, node)
 		hist_free(h);
 	mutex_unlock(&hists_lock);
-	destroy_workqueue(free_wq);	/* waits for the frees */
+	destroy_workqueue(dir_wq);	/* waits for the frees */
 	debugfs_remove_recursive(debugfs_root);
 }

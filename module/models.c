@@ -16,9 +16,13 @@
  *   weight_scale <positive integer>
  *   feature <name> <n_bins> edges <e_1> .. <e_{n-1}> weights <w_1> .. <w_n>
  *
- * 1 to CACHE_EXT_MODEL_MAX_FEATURES features, 1 to 10 bins each, edges
- * strictly increasing.  Value x falls in bin i when e_i <= x < e_{i+1}
- * (e_0 = -inf, e_n = +inf).
+ * The store holds models for the LearnedCache policies (ml_protect,
+ * ml_rank), which score the nine features of bpf/include/lc_features.h.
+ * A model has exactly those nine, each once, named and ordered as there
+ * (page_dt1 .. idle); 1 to 10 bins each; edges strictly increasing, never
+ * negative (no feature is), and at most LC_DT_NONE for the time features.
+ * Value x falls in bin i when e_i <= x < e_{i+1} (e_0 = -inf,
+ * e_n = +inf).  A model that breaks any rule is refused whole.
  */
 
 #define pr_fmt(fmt) "cache_ext: " fmt
@@ -36,10 +40,13 @@
 #include <linux/sysfs.h>
 
 #include "internal.h"
+#include "lc_features.h"
 
 #define MODEL_NAME_LEN		32
-#define MODEL_MAX_FEATURES	16
+#define MODEL_MAX_FEATURES	LC_NR_FEATURES
 #define MODEL_MAX_BINS		10
+
+static const char *const lc_feature_names[LC_NR_FEATURES] = LC_FEATURE_NAMES;
 
 struct model_feature {
 	char name[MODEL_NAME_LEN];
@@ -116,15 +123,21 @@ static int parse_s64(char **pos, s64 *val)
 	return tok ? kstrtos64(tok, 10, val) : -EINVAL;
 }
 
-static int parse_feature(char *line, struct model_feature *f)
+/*
+ * Parse feature number @idx.  Errors: -EINVAL for a syntax error or a name
+ * other than the idx-th LearnedCache feature's (a duplicate, a missing or
+ * a reordered feature), -ERANGE for a bin count or an edge out of range,
+ * -EDOM for edges that do not increase.
+ */
+static int parse_feature(char *line, u32 idx, struct model_feature *f)
 {
 	char *tok, *pos = line;
-	s64 val;
+	s64 val, max_edge;
 	u32 i;
 	int ret;
 
 	tok = next_token(&pos);
-	if (!tok || !valid_name(tok))
+	if (!tok || strcmp(tok, lc_feature_names[idx]))
 		return -EINVAL;
 	strscpy(f->name, tok, sizeof(f->name));
 	tok = next_token(&pos);
@@ -133,6 +146,7 @@ static int parse_feature(char *line, struct model_feature *f)
 	if (f->n_bins < 1 || f->n_bins > MODEL_MAX_BINS)
 		return -ERANGE;
 
+	max_edge = LC_FEATURE_IS_TIME(idx) ? LC_DT_NONE : S64_MAX;
 	tok = next_token(&pos);
 	if (!tok || strcmp(tok, "edges"))
 		return -EINVAL;
@@ -140,6 +154,8 @@ static int parse_feature(char *line, struct model_feature *f)
 		ret = parse_s64(&pos, &f->edges[i]);
 		if (ret)
 			return ret;
+		if (f->edges[i] < 0 || f->edges[i] > max_edge)
+			return -ERANGE;
 		if (i && f->edges[i] <= f->edges[i - 1])
 			return -EDOM;	/* edges must increase */
 	}
@@ -195,7 +211,9 @@ static int parse_model(char *text, struct model *m)
 		} else if (!strcmp(key, "feature")) {
 			if (m->n_features == MODEL_MAX_FEATURES)
 				return -E2BIG;
-			ret = parse_feature(line, &m->features[m->n_features++]);
+			ret = parse_feature(line, m->n_features,
+					    &m->features[m->n_features]);
+			m->n_features++;
 			line = NULL;
 		} else {
 			return -EINVAL;
@@ -208,7 +226,7 @@ static int parse_model(char *text, struct model *m)
 			return -EINVAL;
 	}
 	if (!m->name[0] || !have_bias || !have_thr || !have_scale ||
-	    !m->n_features)
+	    m->n_features != LC_NR_FEATURES)
 		return -EINVAL;
 	return 0;
 }

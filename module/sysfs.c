@@ -203,13 +203,12 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t kill_store(struct kobject *kobj, struct kobj_attribute *attr,
 			  const char *buf, size_t count)
 {
-	bool kill;
+	unsigned int val;
 	int ret;
 
-	ret = kstrtobool(buf, &kill);
-	if (ret)
-		return ret;
-	if (!kill)
+	/* Exactly "1" (a trailing newline allowed): nothing else kills. */
+	ret = kstrtouint(buf, 10, &val);
+	if (ret || val != 1)
 		return -EINVAL;
 	ret = cache_ext_kill(kobj_policy(kobj));
 	return ret ?: count;

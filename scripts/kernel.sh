@@ -10,6 +10,10 @@
 #   scripts/kernel.sh config    tinyconfig + kernel/configs/cache_ext.config
 #   scripts/kernel.sh build     bzImage and modules into build/kbuild
 #
+# With KERNEL_VARIANT=debug, config and build make the debug kernel of
+# `make check-debug` instead: the same fragment plus configs/debug.config
+# (KASAN, lockdep, list and work-item debugging), in build/kbuild-debug.
+#
 # Each step redoes only what changed: a new or edited patch resets the tree
 # to the base and re-applies the series; an edited overlay file is copied
 # alone; the object tree in build/kbuild is kept, so make rebuilds only what
@@ -20,11 +24,17 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$TOP/build
 KSRC=$BUILD/linux
-KOUT=$BUILD/kbuild
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 BASE_FILE=$TOP/kernel/BASE
 OVERLAY=$TOP/kernel/cache_ext
-FRAGMENT=$TOP/kernel/configs/cache_ext.config
+FRAGMENTS=$TOP/kernel/configs/cache_ext.config
+case "${KERNEL_VARIANT:-}" in
+"")	KOUT=$BUILD/kbuild ;;
+debug)	KOUT=$BUILD/kbuild-debug
+	FRAGMENTS="$FRAGMENTS $TOP/kernel/configs/debug.config" ;;
+*)	echo "kernel.sh: unknown KERNEL_VARIANT '$KERNEL_VARIANT' (debug or none)" >&2
+	exit 2 ;;
+esac
 
 # Fixed identity and dates: the base commit and the applied series get the
 # same hashes on every machine, and the kernel build is reproducible.
@@ -132,16 +142,18 @@ do_prepare() {
 do_config() {
 	local stamp
 	do_prepare
-	stamp=$(stamp_of "$FRAGMENT" "$KSRC/.cache_ext_series")
+	# shellcheck disable=SC2086
+	stamp=$(stamp_of $FRAGMENTS "$KSRC/.cache_ext_series")
 	if [ -f "$KOUT/.config" ] && [ -f "$KOUT/.cache_ext_config" ] &&
 	   [ "$(cat "$KOUT/.cache_ext_config")" = "$stamp" ]; then
 		return
 	fi
-	log "configuring (tinyconfig + $(basename "$FRAGMENT"))"
+	log "configuring (tinyconfig +$(for f in $FRAGMENTS; do printf ' %s' "$(basename "$f")"; done))"
 	mkdir -p "$KOUT"
 	make -s -C "$KSRC" O="$KOUT" tinyconfig >/dev/null
+	# shellcheck disable=SC2086
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOUT" \
-		"$KOUT/.config" "$FRAGMENT" >/dev/null
+		"$KOUT/.config" $FRAGMENTS >/dev/null
 	make -s -C "$KSRC" O="$KOUT" olddefconfig >/dev/null
 	local sym val missing=0
 	while IFS='=' read -r sym val; do
@@ -149,14 +161,14 @@ do_config() {
 			echo "kernel.sh: $sym=$val did not survive olddefconfig" >&2
 			missing=1
 		fi
-	done < <(grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT")
+	done < <(cat $FRAGMENTS | grep -E '^CONFIG_[A-Z0-9_]+=')
 	[ $missing -eq 0 ] || die "config fragment not satisfied (missing dependencies?)"
 	echo "$stamp" > "$KOUT/.cache_ext_config"
 }
 
 do_build() {
 	do_config
-	log "building bzImage and modules"
+	log "building bzImage and modules in ${KOUT#"$TOP"/} (about 10 minutes from scratch)"
 	PATH=/usr/lib/ccache:$PATH make -s -C "$KSRC" O="$KOUT" \
 		-j"$(($(nproc) + 1))" bzImage modules
 }

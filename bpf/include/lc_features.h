@@ -37,6 +37,22 @@ enum lc_feature {
 	LC_FILE_PAGES, LC_PAGE_EMA, LC_INODE_EMA, LC_IDLE,
 };
 
+/*
+ * The features' names, in order: the names a model gives its features
+ * (lctrain's export, cachectl, the cache_ext_ctl model store).
+ */
+#define LC_FEATURE_NAMES {						\
+	"page_dt1", "page_dt2", "inode_dt1", "inode_dt2", "distance",	\
+	"file_pages", "page_ema", "inode_ema", "idle",			\
+}
+
+/*
+ * Every feature is >= 0.  The time features (deltas and idle time) are
+ * at most LC_DT_NONE, so a bin edge above it would leave an empty bin.
+ */
+#define LC_FEATURE_IS_TIME(f)						\
+	((f) <= LC_INODE_DT2 || (f) == LC_IDLE)
+
 /* Timing of the last three accesses and the EMA; shared by page and file. */
 struct lc_timing {
 	__u64 last, prev, prev2;	/* 0: no such access */

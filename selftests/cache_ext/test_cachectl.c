@@ -238,6 +238,9 @@ TEST_F(cachectl, refusals_say_why)
 		TH_LOG("%s", out);
 	EXPECT_EQ(cachectl(out, len, "attach %s/knobs.bpf.o", self->objs), 1);
 	EXPECT_NE(strstr(out, "not a cache_ext policy"), NULL) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "attach /etc/passwd"), 1);
+	EXPECT_NE(strstr(out, "/etc/passwd is not a BPF object file"), NULL)
+		TH_LOG("%s", out);
 	EXPECT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --set nosuch=1",
 			   self->objs), 1);
 	EXPECT_NE(strstr(out, "no global variable 'nosuch'"), NULL) TH_LOG("%s", out);
@@ -270,14 +273,22 @@ static int write_new_file(const char *path, const char *text)
 
 TEST_F(cachectl, model_load_show_reject)
 {
+#define ONE_BIN(i) ",{\"index\":" #i ",\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[0]}"
+#define SEVEN_MORE ONE_BIN(2) ONE_BIN(3) ONE_BIN(4) ONE_BIN(5) ONE_BIN(6) \
+		   ONE_BIN(7) ONE_BIN(8)
 	static const char good[] =
-		"{\"features\":[{\"name\":\"dt\",\"n_bins\":3,\"bin_edges\":[10,100],"
-		"\"weights_int\":[5,-2,-9]},{\"name\":\"size\",\"n_bins\":2,"
-		"\"bin_edges\":[0.0,4.5,9.0],\"weights_int\":[1,2]}],"
+		"{\"features\":[{\"name\":\"page_dt1\",\"n_bins\":3,\"bin_edges\":[10,100],"
+		"\"weights_int\":[5,-2,-9]},{\"name\":\"page_dt2\",\"n_bins\":2,"
+		"\"bin_edges\":[0.0,4.5,9.0],\"weights_int\":[1,2]}" SEVEN_MORE "],"
 		"\"bias_int\":-7,\"threshold_int\":3,\"weight_scale\":1000}";
 	static const char bad[] =
-		"{\"features\":[{\"name\":\"dt\",\"n_bins\":3,\"bin_edges\":[100,10],"
-		"\"weights_int\":[5,-2,-9]}],\"bias_int\":0,\"weight_scale\":1}";
+		"{\"features\":[{\"name\":\"page_dt1\",\"n_bins\":3,\"bin_edges\":[100,10],"
+		"\"weights_int\":[5,-2,-9]}" ONE_BIN(1) SEVEN_MORE "],"
+		"\"bias_int\":0,\"weight_scale\":1}";
+	/* Two features: the learned policies score nine. */
+	static const char two[] =
+		"{\"features\":[{\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[1]}"
+		ONE_BIN(1) "],\"bias_int\":0,\"weight_scale\":1}";
 	char *out = self->out;
 	size_t len = sizeof(self->out);
 	char good_path[PATH_MAX], bad_path[PATH_MAX], version[64];
@@ -291,19 +302,23 @@ TEST_F(cachectl, model_load_show_reject)
 	ASSERT_EQ(cachectl(out, len, "model load ctl_test %s", good_path), 0)
 		TH_LOG("%s", out);
 	ASSERT_EQ(cachectl(out, len, "model show ctl_test"), 0) TH_LOG("%s", out);
-	EXPECT_NE(strstr(out, "features 2\nbias -7\nthreshold 3\nweight_scale 1000\n"
-			 "feature dt 3 bins\nfeature size 2 bins\n"), NULL) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "features 9\nbias -7\nthreshold 3\nweight_scale 1000\n"
+			 "feature page_dt1 3 bins\nfeature page_dt2 2 bins\n"), NULL)
+		TH_LOG("%s", out);
 	v = strstr(out, "version ");
 	ASSERT_NE(v, NULL);
 	snprintf(version, sizeof(version), "%.*s", (int)strcspn(v, "\n"), v);
 
 	ASSERT_EQ(cachectl(out, len, "model show ctl_test --full"), 0);
-	EXPECT_NE(strstr(out, "feature size 2 edges 5 weights 1 2"), NULL)
+	EXPECT_NE(strstr(out, "feature page_dt2 2 edges 5 weights 1 2"), NULL)
 		TH_LOG("%s", out);
 
 	/* The learned policies score nine features: a model of two is refused. */
-	EXPECT_EQ(cachectl(out, len, "model load ctl_test %s --features 9", good_path), 1);
-	EXPECT_NE(strstr(out, "2 features, but 9 are wanted"), NULL) TH_LOG("%s", out);
+	ASSERT_EQ(write_new_file(bad_path, two), 0);
+	EXPECT_EQ(cachectl(out, len, "model load ctl_test %s", bad_path), 1);
+	EXPECT_NE(strstr(out, "2 features, but the learned policies score exactly 9"), NULL)
+		TH_LOG("%s", out);
+	ASSERT_EQ(write_new_file(bad_path, bad), 0);
 
 	/* A bad file changes nothing: same version. */
 	EXPECT_EQ(cachectl(out, len, "model load ctl_test %s", bad_path), 1);

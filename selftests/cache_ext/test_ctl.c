@@ -164,6 +164,67 @@ TEST_F(ctl, latency_histogram_counts_calls)
 	EXPECT_NE(strstr(buf, "# total 0\n"), NULL);
 }
 
+/* How many lines of the kernel log contain @what? */
+static int dmesg_count(const char *what)
+{
+	char line[512];
+	int found = 0;
+	FILE *f = popen("dmesg", "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		found += !!strstr(line, what);
+	pclose(f);
+	return found;
+}
+
+/* Wait up to 2 s for @path to exist (@exist) or not. */
+static int wait_exist(const char *path, int exist)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if ((access(path, F_OK) == 0) == exist)
+			return 0;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * Rebinding a cgroup as fast as it can be written: every binding gets its
+ * histogram directory (the old one is gone first, so the names never
+ * collide), and the last one counts.
+ */
+TEST_F(ctl, fast_rebind_keeps_histograms)
+{
+	char sel[PATH_MAX], dir[128], path[PATH_MAX], buf[4096];
+	int i, logged;
+
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", self->cg);
+	snprintf(dir, sizeof(dir), DEBUGFS "/%llu",
+		 (unsigned long long)self->cg_id);
+	path_of(path, dir, "latency");
+	logged = dmesg_count("already present");
+	ASSERT_GE(logged, 0);
+	for (i = 0; i < 200; i++) {
+		ASSERT_EQ(write_str(sel, "default"), 0);
+		ASSERT_EQ(write_str(sel, "fifo"), 0);
+	}
+	EXPECT_EQ(dmesg_count("already present"), logged);
+	ASSERT_EQ(wait_exist(path, 1), 0);
+
+	ASSERT_EQ(cg_run(self->cg, read_file_loop, self->file), 0);
+	ASSERT_EQ(read_file(path, buf, sizeof(buf)), 0);
+	EXPECT_EQ(strstr(buf, "# total 0\n"), NULL) TH_LOG("%s", buf);
+
+	ASSERT_EQ(write_str(sel, "default"), 0);
+	EXPECT_EQ(wait_exist(dir, 0), 0);
+	ASSERT_EQ(write_str(sel, "fifo"), 0);
+	EXPECT_EQ(wait_exist(path, 1), 0);
+}
+
 /* kill ejects, once; the cgroup is back on the kernel's LRU. */
 TEST_F(ctl, kill_ejects)
 {
@@ -174,7 +235,17 @@ TEST_F(ctl, kill_ejects)
 	path_of(path, self->policy_dir, "kill");
 	EXPECT_EQ(write_str(path, "0"), -EINVAL);
 	EXPECT_EQ(write_str(path, "banana"), -EINVAL);
-	ASSERT_EQ(write_str(path, "1"), 0);
+	/* kstrtobool took these for "yes"; only "1" kills. */
+	EXPECT_EQ(write_str(path, "18446744073709551616"), -EINVAL);
+	EXPECT_EQ(write_str(path, "yes please"), -EINVAL);
+	EXPECT_EQ(write_str(path, "on fire"), -EINVAL);
+	EXPECT_EQ(write_str(path, "y"), -EINVAL);
+	EXPECT_EQ(write_str(path, "2"), -EINVAL);
+	EXPECT_EQ(write_str(path, "1x"), -EINVAL);
+	path_of(path, self->policy_dir, "state");
+	EXPECT_EQ(wait_for(path, "active\n"), 0);
+	path_of(path, self->policy_dir, "kill");
+	ASSERT_EQ(write_str(path, "1\n"), 0);
 	EXPECT_EQ(write_str(path, "1"), -EALREADY);
 
 	path_of(path, self->policy_dir, "state");
@@ -210,15 +281,25 @@ TEST_F(ctl, unload_reload_while_bound)
 
 #define MODELS SYSFS "/models"
 
+/*
+ * Hand-checkable: three features with bins, the other six of the nine
+ * with one bin of weight 0.
+ */
 static const char test_model[] =
-	"# three features, hand-checkable\n"
+	"# the nine LearnedCache features\n"
 	"name test_model\n"
 	"bias -100\n"
 	"threshold 5\n"
 	"weight_scale 1000\n"
-	"feature f0 3 edges 10 20 weights -5 1 7\n"
-	"feature f1 2 edges 0 weights 11 13   # trailing comment\n"
-	"feature f2 4 edges 1 10 100 weights 1 2 3 4\n";
+	"feature page_dt1 3 edges 10 20 weights -5 1 7\n"
+	"feature page_dt2 2 edges 0 weights 11 13   # trailing comment\n"
+	"feature inode_dt1 4 edges 1 10 100 weights 1 2 3 4\n"
+	"feature inode_dt2 1 edges weights 0\n"
+	"feature distance 1 edges weights 0\n"
+	"feature file_pages 1 edges weights 0\n"
+	"feature page_ema 1 edges weights 0\n"
+	"feature inode_ema 1 edges weights 0\n"
+	"feature idle 1 edges weights 0\n";
 
 /* The logit the kfunc must return for @x, computed here by hand. */
 static long long expected_logit(const long long *x, long long bias)
@@ -266,13 +347,13 @@ TEST_F(ctl, model_roundtrip_and_score)
 	ASSERT_EQ(write_str(MODELS "/load", test_model), 0);
 	ASSERT_EQ(read_file(MODELS "/test_model/summary", buf, sizeof(buf)), 0);
 	TH_LOG("%s", buf);
-	EXPECT_NE(strstr(buf, "features 3\nbias -100\nthreshold 5\nweight_scale 1000\n"), NULL);
+	EXPECT_NE(strstr(buf, "features 9\nbias -100\nthreshold 5\nweight_scale 1000\n"), NULL);
 	version = model_version();
 	EXPECT_GT(version, 0);
 	ASSERT_EQ(read_file(DEBUGFS "/models", buf, sizeof(buf)), 0);
-	EXPECT_NE(strstr(buf, "feature f0 3 edges 10 20 weights -5 1 7\n"
-			      "feature f1 2 edges 0 weights 11 13\n"
-			      "feature f2 4 edges 1 10 100 weights 1 2 3 4\n"), NULL)
+	EXPECT_NE(strstr(buf, "feature page_dt1 3 edges 10 20 weights -5 1 7\n"
+			      "feature page_dt2 2 edges 0 weights 11 13\n"
+			      "feature inode_dt1 4 edges 1 10 100 weights 1 2 3 4\n"), NULL)
 		TH_LOG("%s", buf);
 
 	skel = model_score__open_and_load();
@@ -306,53 +387,81 @@ TEST_F(ctl, model_roundtrip_and_score)
 	model_score__destroy(skel);
 }
 
+static const char *const lc_names[] = {
+	"page_dt1", "page_dt2", "inode_dt1", "inode_dt2", "distance",
+	"file_pages", "page_ema", "inode_ema", "idle",
+};
+
+/*
+ * A model with the header @head, then feature 0 as the line @f0 (its
+ * "feature" keyword included), then features 1 .. @n - 1 with one bin.
+ */
+static const char *model_text(const char *head, const char *f0, int n)
+{
+	static char text[4096];
+	int i, pos;
+
+	pos = snprintf(text, sizeof(text), "%s%s\n", head, f0);
+	for (i = 1; i < n; i++)
+		pos += snprintf(text + pos, sizeof(text) - pos,
+				"feature %s 1 edges weights 0\n",
+				lc_names[i % 9]);
+	return text;
+}
+
+#define HEAD "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n"
+#define F0 "feature page_dt1 1 edges weights 1"
+
 /* Every malformed model is refused with its errno; nothing changes. */
 TEST_F(ctl, model_bad_input_rejected)
 {
 	static const struct {
-		const char *text;
-		int err;
+		const char *head, *f0;
+		int n, err;
 	} bad[] = {
-		{ "bias 1\nname m\n", EINVAL },			/* name not first */
-		{ "name bad/name\nbias 1\n", EINVAL },
-		{ "name test_model\nthreshold 0\nweight_scale 1\n"
-		  "feature f 1 edges weights 1\n", EINVAL },		/* no bias */
-		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n", EINVAL },
-		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n"
-		  "feature f 11 edges 1 2 3 4 5 6 7 8 9 10 weights "
-		  "1 1 1 1 1 1 1 1 1 1 1\n", ERANGE },		/* > 10 bins */
-		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n"
-		  "feature f 3 edges 20 10 weights 1 2 3\n", EDOM },
-		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n"
-		  "feature f 3 edges 10 20 weights 1 2\n", EINVAL },	/* truncated */
-		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n"
-		  "feature f 2 edges 1 weights 1 99999999999\n", ERANGE },
-		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 0\n"
-		  "feature f 1 edges weights 1\n", ERANGE },
-		{ "name test_model\nbias 12abc\nthreshold 0\nweight_scale 1\n"
-		  "feature f 1 edges weights 1\n", EINVAL },
-		{ "name test_model\nfrobnicate 3\n", EINVAL },
-		{ "name test_model\nbias 1 2\n", EINVAL },
+		{ "bias 1\nname m\n", "", 0, EINVAL },		/* name not first */
+		{ "name bad/name\nbias 1\n", "", 0, EINVAL },
+		{ "name test_model\nthreshold 0\nweight_scale 1\n", F0, 9,
+		  EINVAL },						/* no bias */
+		{ HEAD, "", 0, EINVAL },				/* no features */
+		{ HEAD, "feature page_dt1 11 edges 1 2 3 4 5 6 7 8 9 10 weights "
+		  "1 1 1 1 1 1 1 1 1 1 1", 9, ERANGE },		/* > 10 bins */
+		{ HEAD, "feature page_dt1 3 edges 20 10 weights 1 2 3", 9, EDOM },
+		{ HEAD, "feature page_dt1 3 edges 10 20 weights 1 2", 9,
+		  EINVAL },						/* truncated */
+		{ HEAD, "feature page_dt1 2 edges 1 weights 1 99999999999", 9,
+		  ERANGE },
+		{ "name test_model\nbias 1\nthreshold 0\nweight_scale 0\n", F0, 9,
+		  ERANGE },
+		{ "name test_model\nbias 12abc\nthreshold 0\nweight_scale 1\n",
+		  F0, 9, EINVAL },
+		{ "name test_model\nfrobnicate 3\n", "", 0, EINVAL },
+		{ "name test_model\nbias 1 2\n", "", 0, EINVAL },
+		/* What the learned policies cannot score. */
+		{ HEAD, F0, 8, EINVAL },			/* 8 features */
+		{ HEAD, F0, 10, E2BIG },			/* 10 */
+		{ HEAD, "feature page_dt2 1 edges weights 1", 9,
+		  EINVAL },				/* feature 1 twice */
+		{ HEAD, "feature f0 1 edges weights 1", 9, EINVAL },
+		{ HEAD, "feature page_dt1 3 edges -5 10 weights 1 2 3", 9,
+		  ERANGE },				/* negative edge */
+		{ HEAD, "feature page_dt1 2 edges 10000000001 weights 1 2", 9,
+		  ERANGE },				/* past LC_DT_NONE */
 	};
-	char text[4096], before[1024], after[1024];
+	char before[2048], after[2048];
 	size_t i;
-	int n;
 
 	ASSERT_EQ(write_str(MODELS "/load", test_model), 0);
 	ASSERT_EQ(read_file(DEBUGFS "/models", before, sizeof(before)), 0);
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		EXPECT_EQ(write_str(MODELS "/load", bad[i].text), -bad[i].err)
-			TH_LOG("case %zu", i);
+		EXPECT_EQ(write_str(MODELS "/load",
+				    model_text(bad[i].head, bad[i].f0, bad[i].n)),
+			  -bad[i].err)
+			TH_LOG("case %zu:\n%s", i,
+			       model_text(bad[i].head, bad[i].f0, bad[i].n));
 
-	/* 17 features: too many. */
-	n = snprintf(text, sizeof(text),
-		     "name test_model\nbias 1\nthreshold 0\nweight_scale 1\n");
-	for (i = 0; i < 17; i++)
-		n += snprintf(text + n, sizeof(text) - n,
-			      "feature f%zu 1 edges weights 1\n", i);
-	EXPECT_EQ(write_str(MODELS "/load", text), -E2BIG);
-
+	/* The version and the model are untouched. */
 	ASSERT_EQ(read_file(DEBUGFS "/models", after, sizeof(after)), 0);
 	EXPECT_STREQ(before, after);
 	write_str(MODELS "/unload", "test_model");
@@ -571,6 +680,11 @@ TEST_F(ctl, netlink_dump_bind_events)
 	nlh = nl_request(&nl, buf, nl.family, CACHE_EXT_CMD_BIND, 0);
 	mnl_attr_put_u64(nlh, CACHE_EXT_A_CGROUP_ID, self->cg_id);
 	EXPECT_EQ(nl_talk(&nl, nlh, NULL, NULL), -EINVAL);	/* no policy */
+	/* The root cgroup (id 1) has no memory.cache_ext: never bound. */
+	nlh = nl_request(&nl, buf, nl.family, CACHE_EXT_CMD_BIND, 0);
+	mnl_attr_put_strz(nlh, CACHE_EXT_A_POLICY, "fifo");
+	mnl_attr_put_u64(nlh, CACHE_EXT_A_CGROUP_ID, 1);
+	EXPECT_EQ(nl_talk(&nl, nlh, NULL, NULL), -EINVAL);
 	nlh = nl_request(&nl, buf, nl.family, CACHE_EXT_CMD_BIND, 0);
 	mnl_attr_put_strz(nlh, CACHE_EXT_A_POLICY, "fifo");
 	mnl_attr_put_u64(nlh, CACHE_EXT_A_CGROUP_ID, self->cg_id);

@@ -118,7 +118,7 @@ TEST_F_TIMEOUT(learned, trace_train_load_and_beat_fifo, 300)
 	ASSERT_EQ(run_cmd(out, sizeof(self->out), "%s -o %s %s", getenv("LCTRAIN"),
 		      self->model, self->log), 0) TH_LOG("%s", out);
 	TH_LOG("lctrain:\n%s", out);
-	ASSERT_EQ(run_cmd(out, sizeof(self->out), "%s model load learned %s --features 9",
+	ASSERT_EQ(run_cmd(out, sizeof(self->out), "%s model load learned %s",
 		      getenv("CACHECTL"), self->model), 0) TH_LOG("%s", out);
 
 	fifo = measure(_metadata, self, "fifo", NULL, NULL);

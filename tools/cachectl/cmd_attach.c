@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/magic.h>
 
@@ -77,9 +78,22 @@ static int make_pin_dir(void)
 }
 
 /* The object's one cache_ext_ops map. */
+/* libbpf's own error codes (4000 and up) have no strerror() text. */
+static const char *libbpf_error(int err)
+{
+	static char buf[128];
+
+	if (libbpf_strerror(err, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "error %d", err);
+	return buf;
+}
+
 static struct bpf_map *find_ops_map(struct bpf_object *obj, const char *file)
 {
 	struct bpf_map *map, *found = NULL;
+	const struct btf_type *t;
+	const struct btf *btf;
+	const char *type;
 
 	bpf_object__for_each_map(map, obj) {
 		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
@@ -91,9 +105,19 @@ static struct bpf_map *find_ops_map(struct bpf_object *obj, const char *file)
 		}
 		found = map;
 	}
-	if (!found)
+	if (!found) {
 		ctl_warn("%s has no struct_ops map: not a cache_ext policy (see Documentation/bpf/cache_ext.rst)",
 			 file);
+		return NULL;
+	}
+	btf = bpf_object__btf(obj);
+	t = btf ? btf__type_by_id(btf, bpf_map__btf_value_type_id(found)) : NULL;
+	type = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+	if (!type || strcmp(type, "cache_ext_ops")) {
+		ctl_warn("%s: its struct_ops map '%s' is a struct %s, not a struct cache_ext_ops: not a cache_ext policy",
+			 file, bpf_map__name(found), type ? type : "of unknown type");
+		return NULL;
+	}
 	return found;
 }
 
@@ -204,7 +228,12 @@ int cmd_attach(int argc, char **argv)
 
 	obj = bpf_object__open_file(a.file, NULL);
 	if (!obj) {
-		ctl_warn("cannot open %s: %s", a.file, strerror(errno));
+		ret = errno;
+		if (ret >= __LIBBPF_ERRNO__START)
+			ctl_warn("%s is not a BPF object file (%s); attach a policy built with clang -target bpf, such as build/bpf/fifo.bpf.o",
+				 a.file, libbpf_error(ret));
+		else
+			ctl_warn("cannot open %s: %s", a.file, strerror(ret));
 		return EXIT_FAIL;
 	}
 	ret = -EINVAL;
@@ -244,7 +273,7 @@ int cmd_attach(int argc, char **argv)
 
 	ret = bpf_object__load(obj);
 	if (ret) {
-		ctl_warn("loading %s failed: %s%s", a.file, strerror(-ret),
+		ctl_warn("loading %s failed: %s%s", a.file, libbpf_error(-ret),
 			 verbose ? "" : " (run with -v for the verifier log)");
 		goto out;
 	}

@@ -13,16 +13,17 @@
 #include "model.h"
 
 static const char model_usage[] =
-"usage: cachectl model load NAME FILE.json [--features N]\n"
+"usage: cachectl model load NAME FILE.json\n"
 "       cachectl model show NAME [--full]\n"
 "       cachectl model unload NAME\n"
 "\n"
-"load    checks FILE.json (LearnedCache's export: features[].{name, n_bins,\n"
-"        bin_edges, weights_int}, bias_int, threshold_int, weight_scale) and\n"
-"        puts it in the module's model store as NAME, replacing a model of\n"
-"        that name at once for the policies that score with it; --features N\n"
-"        refuses a model without exactly N features (ml_protect and ml_rank\n"
-"        score 9)\n"
+"load    checks FILE.json (LearnedCache's export: features[].{index, name,\n"
+"        n_bins, bin_edges, weights_int}, bias_int, threshold_int,\n"
+"        weight_scale) and puts it in the module's model store as NAME,\n"
+"        replacing a model of that name at once for the policies that score\n"
+"        with it.  A model has exactly the 9 features ml_protect and ml_rank\n"
+"        score (page_dt1 .. idle, as lctrain exports them), each once, with\n"
+"        increasing bin edges >= 0\n"
 "show    the stored model's summary (version, features, bins); --full dumps\n"
 "        edges and weights too (from debugfs)\n"
 "unload  removes NAME from the store\n";
@@ -66,7 +67,7 @@ fail:
 	return NULL;
 }
 
-static int model_load(const char *name, const char *file, long want_features)
+static int model_load(const char *name, const char *file)
 {
 	static char text[64 * 1024];
 	struct ctl_err err;
@@ -86,11 +87,6 @@ static int model_load(const char *name, const char *file, long want_features)
 	free(json);
 	if (ret) {
 		ctl_warn("%s: %s", file, err.msg);
-		return EXIT_FAIL;
-	}
-	if (want_features && m.n_features != want_features) {
-		ctl_warn("%s: %u features, but %ld are wanted (the learned policies score 9, in lctrain's order)",
-			 file, m.n_features, want_features);
 		return EXIT_FAIL;
 	}
 	if (model_to_text(&m, name, text, sizeof(text)) < 0) {
@@ -151,17 +147,7 @@ int cmd_model(int argc, char **argv)
 	if (wants_help(argc, argv, model_usage))
 		return 0;
 	if (argc == 4 && !strcmp(argv[1], "load"))
-		return model_load(argv[2], argv[3], 0);
-	if (argc == 6 && !strcmp(argv[1], "load") && !strcmp(argv[4], "--features")) {
-		char *end;
-		long n = strtol(argv[5], &end, 10);
-
-		if (*end || n < 1 || n > MODEL_MAX_FEATURES) {
-			ctl_warn("--features wants 1..%d, not '%s'", MODEL_MAX_FEATURES, argv[5]);
-			return EXIT_USAGE;
-		}
-		return model_load(argv[2], argv[3], n);
-	}
+		return model_load(argv[2], argv[3]);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "show") &&
 	    (argc == 3 || !strcmp(argv[3], "--full")))
 		return model_show(argv[2], argc == 4);

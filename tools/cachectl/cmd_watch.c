@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include <linux/magic.h>
 
@@ -38,7 +39,8 @@ static const char monitor_usage[] =
 int cmd_hist(int argc, char **argv)
 {
 	char cg_path[PATH_MAX], file[PATH_MAX], text[4096];
-	int reset = 0, i;
+	char sel_path[PATH_MAX + 20], sel[32];
+	int reset = 0, i, tries, bound;
 	const char *arg = NULL;
 	struct statfs sfs;
 	struct hist h;
@@ -67,7 +69,19 @@ int cmd_hist(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	snprintf(file, sizeof(file), "%s/%" PRIu64 "/latency", CTL_DEBUGFS, id);
-	n = read_text(file, text, sizeof(text));
+	/*
+	 * The module creates a new binding's directory from a work item: if
+	 * the cgroup has a policy, give it a moment to appear.
+	 */
+	snprintf(sel_path, sizeof(sel_path), "%s/memory.cache_ext", cg_path);
+	bound = read_text(sel_path, sel, sizeof(sel)) > 0 &&
+		strcmp(sel, "default\n");
+	for (tries = 0;; tries++) {
+		n = read_text(file, text, sizeof(text));
+		if (n != -ENOENT || !bound || tries == 20)
+			break;
+		usleep(50000);
+	}
 	if (n == -ENOENT) {
 		ctl_warn("%s has no policy bound (no %s)", cg_path, file);
 		return EXIT_FAIL;

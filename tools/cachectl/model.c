@@ -102,28 +102,42 @@ static struct json_object *get_array(struct json_object *obj, const char *key,
 	return o;
 }
 
-static int parse_feature(struct json_object *jf, unsigned int idx,
-			 struct model_feature *f, struct ctl_err *err)
+static const char *const lc_feature_names[LC_NR_FEATURES] = LC_FEATURE_NAMES;
+
+/*
+ * Parse the feature at position @pos of the array into its slot of @m, by
+ * its "index"; @seen marks the slots filled so far.
+ */
+static int parse_feature(struct json_object *jf, unsigned int pos,
+			 struct model *m, unsigned int *seen,
+			 struct ctl_err *err)
 {
 	struct json_object *edges, *weights, *o;
+	struct model_feature *f;
 	size_t n_edges, skip, i;
+	int64_t v, idx = pos, max_edge;
 	char where[64];
-	int64_t v;
 
-	snprintf(where, sizeof(where), "feature %u", idx);
+	snprintf(where, sizeof(where), "feature %u", pos);
 	if (!json_object_is_type(jf, json_type_object))
 		return ctl_errf(err, "%s: must be an object", where);
 
-	if (json_object_object_get_ex(jf, "name", &o)) {
-		if (!json_object_is_type(o, json_type_string) ||
-		    !model_name_valid(json_object_get_string(o)))
-			return ctl_errf(err, "%s: \"name\" must be 1-%d characters of [A-Za-z0-9_.-]",
-					where, MODEL_NAME_LEN - 1);
-		strcpy(f->name, json_object_get_string(o));
-		snprintf(where, sizeof(where), "feature %u (%s)", idx, f->name);
-	} else {
-		snprintf(f->name, sizeof(f->name), "f%u", idx);
-	}
+	if (get_int(jf, "index", 0, LC_NR_FEATURES - 1, &idx, 1, where, err))
+		return -EINVAL;
+	if (*seen & (1u << idx))
+		return ctl_errf(err, "%s: index %lld is used twice (each of the %d features once)",
+				where, (long long)idx, LC_NR_FEATURES);
+	*seen |= 1u << idx;
+	f = &m->features[idx];
+	strcpy(f->name, lc_feature_names[idx]);
+
+	if (json_object_object_get_ex(jf, "name", &o) &&
+	    (!json_object_is_type(o, json_type_string) ||
+	     strcmp(json_object_get_string(o), f->name)))
+		return ctl_errf(err, "%s: \"name\" must be \"%s\", the name of feature %lld",
+				where, f->name, (long long)idx);
+	snprintf(where, sizeof(where), "feature %lld (%s)", (long long)idx,
+		 f->name);
 
 	if (get_int(jf, "n_bins", 1, MODEL_MAX_BINS, &v, 0, where, err))
 		return -EINVAL;
@@ -143,11 +157,16 @@ static int parse_feature(struct json_object *jf, unsigned int idx,
 		return ctl_errf(err, "%s: %zu bin edges for %u bins (want %u interior or %u with the outer two)",
 				where, n_edges, f->n_bins, f->n_bins - 1,
 				f->n_bins + 1);
+	max_edge = LC_FEATURE_IS_TIME(idx) ? (int64_t)LC_DT_NONE : INT64_MAX;
 	for (i = 0; i + 1 < f->n_bins; i++) {
 		if (json_edge(json_object_array_get_idx(edges, i + skip),
 			      &f->edges[i]))
 			return ctl_errf(err, "%s: bin edge %zu is not a number in range",
 					where, i + skip);
+		if (f->edges[i] < 0 || f->edges[i] > max_edge)
+			return ctl_errf(err, "%s: bin edge %zu = %lld is outside 0..%lld",
+					where, i + skip, (long long)f->edges[i],
+					(long long)max_edge);
 		if (i && f->edges[i] <= f->edges[i - 1])
 			return ctl_errf(err, "%s: bin edges must increase strictly (edge %zu = %lld after %lld, as integers)",
 					where, i + skip, (long long)f->edges[i],
@@ -171,7 +190,7 @@ int model_from_json(const char *json, struct model *m, struct ctl_err *err)
 {
 	enum json_tokener_error jerr;
 	struct json_object *root, *features;
-	unsigned int i, n;
+	unsigned int i, n, seen = 0;
 	int ret = -EINVAL;
 
 	memset(m, 0, sizeof(*m));
@@ -188,14 +207,14 @@ int model_from_json(const char *json, struct model *m, struct ctl_err *err)
 	if (!features)
 		goto out;
 	n = json_object_array_length(features);
-	if (n < 1 || n > MODEL_MAX_FEATURES) {
-		ctl_errf(err, "model: %u features (1 to %d allowed)", n,
-			 MODEL_MAX_FEATURES);
+	if (n != LC_NR_FEATURES) {
+		ctl_errf(err, "model: %u features, but the learned policies score exactly %d (page_dt1 .. idle, as lctrain exports them)",
+			 n, LC_NR_FEATURES);
 		goto out;
 	}
 	for (i = 0; i < n; i++)
 		if (parse_feature(json_object_array_get_idx(features, i), i,
-				  &m->features[i], err))
+				  m, &seen, err))
 			goto out;
 	m->n_features = n;
 

@@ -9,11 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctl_err.h"
+#include <linux/types.h>
 
-/* The limits of the module's model store. */
+#include "ctl_err.h"
+#include "lc_features.h"
+
+/*
+ * The rules of the module's model store: exactly the nine LearnedCache
+ * features, in lc_features.h's order, up to 10 bins each.
+ */
 #define MODEL_NAME_LEN		32
-#define MODEL_MAX_FEATURES	16
+#define MODEL_MAX_FEATURES	LC_NR_FEATURES
 #define MODEL_MAX_BINS		10
 
 struct model_feature {
@@ -37,14 +43,18 @@ int model_name_valid(const char *name);
 /*
  * Parses a model in LearnedCache's JSON export:
  *
- *   { "features": [ { "name": "...", "n_bins": N,
+ *   { "features": [ { "index": I, "name": "...", "n_bins": N,
  *                     "bin_edges": [...], "weights_int": [...] }, ... ],
  *     "bias_int": B, "threshold_int": T, "weight_scale": S }
  *
- * "bin_edges" holds the N - 1 interior edges, or N + 1 edges including the
- * outer two (as a quantile discretizer exports them).  Fractional edges are
- * rounded up: an integer x is in the bin above edge e iff x >= ceil(e).
- * "name" defaults to f<index>; "threshold_int" defaults to 0.
+ * Exactly the nine LearnedCache features, each once: "index" (0-8, default
+ * the position in the array) says which, "name" (optional) must be that
+ * feature's name (page_dt1 .. idle).  "bin_edges" holds the N - 1
+ * interior edges, or N + 1 edges including the outer two (as a quantile
+ * discretizer exports them); they must increase and be >= 0, and at most
+ * LC_DT_NONE for the time features.  Fractional edges are rounded up: an
+ * integer x is in the bin above edge e iff x >= ceil(e).  "threshold_int"
+ * defaults to 0.  The features are stored in index order.
  * Returns 0, or -EINVAL with the reason in @err.
  */
 int model_from_json(const char *json, struct model *m, struct ctl_err *err);

@@ -47,7 +47,7 @@ int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 		  struct dataset *ds)
 {
 	size_t *idx = NULL, *evict = NULL, *order = NULL, n = 0, i, j;
-	uint64_t *next_insert = NULL, *evict_time = NULL;
+	uint64_t *next_insert = NULL, *evict_time = NULL, *later = NULL;
 	uint64_t residency_sum = 0, residency_nr = 0;
 	int ret = -ENOMEM;
 
@@ -59,13 +59,31 @@ int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 	evict = malloc((n + 1) * sizeof(*evict));
 	next_insert = malloc((n + 1) * sizeof(*next_insert));
 	evict_time = malloc((n + 1) * sizeof(*evict_time));
-	if (!idx || !evict || !next_insert || !evict_time)
+	later = malloc((n + 1) * sizeof(*later));
+	if (!idx || !evict || !next_insert || !evict_time || !later)
 		goto out;
 	for (i = 0, j = 0; i < ev->nr; i++)
 		if (ev->ev[i].type == LC_EV_INSERT || ev->ev[i].type == LC_EV_EVICT)
 			idx[j++] = i;
 	sort_base = ev->ev;
 	qsort(idx, n, sizeof(*idx), by_page_time);
+
+	/*
+	 * later[i]: time of the first insertion of the same page after
+	 * event i, 0 if none.  One backward pass, so that a page evicted
+	 * many times without being inserted in between costs no more than
+	 * any other (the pass is linear after the sort).
+	 */
+	for (i = n; i-- > 0;) {
+		const struct lc_event *e = &ev->ev[idx[i]];
+		const struct lc_event *nx = i + 1 < n ? &ev->ev[idx[i + 1]] : NULL;
+
+		if (!nx || !same_page(nx, e))
+			later[i] = 0;
+		else
+			later[i] = nx->type == LC_EV_INSERT ? nx->time_ns :
+							      later[i + 1];
+	}
 
 	/* Walk each page's history: insert, evict, insert, evict, ... */
 	for (i = 0; i < n; i++) {
@@ -78,13 +96,7 @@ int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 			residency_sum += e->time_ns - ev->ev[idx[i - 1]].time_ns;
 			residency_nr++;
 		}
-		next_insert[ds->nr] = 0;
-		for (j = i + 1; j < n && same_page(&ev->ev[idx[j]], e); j++) {
-			if (ev->ev[idx[j]].type == LC_EV_INSERT) {
-				next_insert[ds->nr] = ev->ev[idx[j]].time_ns;
-				break;
-			}
-		}
+		next_insert[ds->nr] = later[i];
 		evict_time[ds->nr] = e->time_ns;
 		evict[ds->nr++] = idx[i];
 	}
@@ -122,6 +134,7 @@ out:
 	free(evict);
 	free(next_insert);
 	free(evict_time);
+	free(later);
 	free(order);
 	if (ret)
 		dataset_free(ds);

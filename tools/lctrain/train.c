@@ -12,10 +12,7 @@
 
 #include "lc_model.h"
 
-const char *const lc_feature_names[LC_NR_FEATURES] = {
-	"page_dt1", "page_dt2", "inode_dt1", "inode_dt2", "distance",
-	"file_pages", "page_ema", "inode_ema", "idle",
-};
+const char *const lc_feature_names[LC_NR_FEATURES] = LC_FEATURE_NAMES;
 
 #define NR_PARAMS (LC_NR_FEATURES * LC_MAX_BINS + 1)	/* bias last */
 

@@ -3,7 +3,7 @@
 #ifndef __MODEL_SCORE_H
 #define __MODEL_SCORE_H
 
-#define MODEL_SCORE_FEATURES 3
+#define MODEL_SCORE_FEATURES 9	/* the LearnedCache features */
 
 struct model_score_args {
 	long long features[MODEL_SCORE_FEATURES];
