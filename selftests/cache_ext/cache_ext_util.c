@@ -257,11 +257,12 @@ int set_core_param(const char *name, long val)
 struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
 				struct hostile **skel)
 {
-	return attach_hostile_spin(cgroup_id, name, 500000000, skel);
+	return attach_hostile_spin(cgroup_id, name, 500000000, 1, skel);
 }
 
 struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
-				     uint64_t spin_ns, struct hostile **skel)
+				     uint64_t spin_ns, unsigned int spin_every,
+				     struct hostile **skel)
 {
 	struct bpf_map *map, *chosen = NULL;
 
@@ -269,6 +270,7 @@ struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
 	if (!*skel)
 		return NULL;
 	(*skel)->rodata->spin_ns = spin_ns;
+	(*skel)->rodata->spin_every = spin_every;
 	bpf_object__for_each_map(map, (*skel)->obj) {
 		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
 			continue;
@@ -277,7 +279,7 @@ struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
 			continue;
 		}
 		chosen = map;
-		/* All four maps share the skeleton's shadow layout. */
+		/* All the maps share the skeleton's shadow layout. */
 		((typeof((*skel)->struct_ops.hostile_dup))
 			bpf_map__initial_value(map, NULL))->cgroup_id = cgroup_id;
 	}

@@ -84,9 +84,13 @@ struct bpf_link;
  */
 struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
 				struct hostile **skel);
-/* The same, with hostile_spin spinning @spin_ns in evict_folios(). */
+/*
+ * The same, with hostile_spin spinning @spin_ns in every @spin_every-th
+ * evict_folios() call.
+ */
 struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
-				     uint64_t spin_ns, struct hostile **skel);
+				     uint64_t spin_ns, unsigned int spin_every,
+				     struct hostile **skel);
 
 /*
  * A policy object loaded by file name from BPF_OBJ_DIR, the way cachectl

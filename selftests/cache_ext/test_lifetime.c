@@ -33,6 +33,7 @@
 #define MEMCG_MAX	"32M"		/* two of the three files fit */
 #define NR_FILES	3
 #define ROUNDS		120
+#define OVERRUN_LIMIT	4		/* CACHE_EXT_OVERRUN_LIMIT */
 
 FIXTURE(lifetime) {
 	char *cg;
@@ -195,7 +196,7 @@ TEST_F(lifetime, unregister_while_ejecting)
 	struct bpf_link *link;
 	struct hostile *skel;
 	struct fifo *fifo;
-	int round, tries, raced = 0, ejected = 0;
+	int round, tries, want, raced = 0, ejected = 0;
 	pid_t monitor;
 
 	scratch_path(log, sizeof(log), "monitor.log");
@@ -211,7 +212,7 @@ TEST_F(lifetime, unregister_while_ejecting)
 		/* An ejection unbinds from a work item: the cgroup frees up. */
 		for (tries = 0; tries < 100; tries++) {
 			link = attach_hostile_spin(self->cg_id, kind, 30000000,
-						   &skel);
+						   1, &skel);
 			if (link)
 				break;
 			hostile__destroy(skel);
@@ -219,10 +220,16 @@ TEST_F(lifetime, unregister_while_ejecting)
 		}
 		ASSERT_NE(link, NULL) TH_LOG("round %d: attach %s: %s", round,
 					     kind, strerror(errno));
-		/* Wait for its first call, then unregister at once. */
-		for (tries = 0; tries < 2000 && !skel->bss->nr_evict_calls; tries++)
+		/*
+		 * Wait for the call that ejects it (hostile_spin: the one
+		 * that makes CACHE_EXT_OVERRUN_LIMIT overruns in a row, while
+		 * it spins), then unregister at once.
+		 */
+		want = round % 3 == 2 ? OVERRUN_LIMIT : 1;
+		for (tries = 0; tries < 4000 && skel->bss->nr_evict_calls < want;
+		     tries++)
 			usleep(500);
-		raced += skel->bss->nr_evict_calls > 0;
+		raced += skel->bss->nr_evict_calls >= want;
 		bpf_link__destroy(link);
 		hostile__destroy(skel);
 		ASSERT_TRUE(reader_alive(self->reader))

@@ -8,12 +8,18 @@
 
 char _license[] SEC("license") = "GPL";
 
-/* How long hostile_spin spins in evict_folios(). */
+/* How long hostile_spin spins in evict_folios(), and on which calls. */
 const volatile __u64 spin_ns = 500000000;
+const volatile __u32 spin_every = 1;
+/* How long hostile_slowrm spins in folio_removed(). */
+const volatile __u64 removed_spin_ns = 20000000;
 /* What hostile_init's init() returns. */
 const volatile int init_error = -EPERM;
 
-__u64 nr_evict_calls, nr_rejected;
+__u64 nr_evict_calls, nr_rejected, nr_spins, nr_removed;
+/* What the kfuncs answered hostile_spin once it was past its budget. */
+int late_propose_ret;
+__u32 late_yields;
 
 s32 CACHE_EXT_OP(list_init, struct mem_cgroup *memcg)
 {
@@ -55,18 +61,43 @@ void CACHE_EXT_OP(dup_evict, struct cache_ext_eviction_ctx *req,
 	}
 }
 
-/* Spins (a bounded loop) well past the eviction time budget. */
+static void spin(__u64 ns)
+{
+	__u64 start = bpf_ktime_get_ns();
+	int i;
+
+	bpf_for(i, 0, 1 << 23) {
+		if (bpf_ktime_get_ns() - start > ns)
+			break;
+	}
+}
+
+/*
+ * On every spin_every-th call, spins (a bounded loop) past the eviction
+ * time budget holding the list's first folio, then tries to propose it and
+ * to walk the list: both must be refused.
+ */
 void CACHE_EXT_OP(spin_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	u64 start = bpf_ktime_get_ns();
-	int i;
+	struct folio *folio, *more;
 
-	__sync_fetch_and_add(&nr_evict_calls, 1);
-	bpf_for(i, 0, 1 << 23) {
-		if (bpf_ktime_get_ns() - start > spin_ns)
-			break;
+	if (__sync_fetch_and_add(&nr_evict_calls, 1) % spin_every)
+		return;
+	for_each_list_folio(folio, memcg, 0, 1) {
+		__sync_fetch_and_add(&nr_spins, 1);
+		spin(spin_ns);
+		late_propose_ret = bpf_cache_ext_propose(req, folio);
+		for_each_list_folio(more, memcg, 0, 8)
+			late_yields++;
 	}
+}
+
+/* Spins in every folio_removed(), past the event budget. */
+void CACHE_EXT_OP(slow_removed, struct folio *folio, struct mem_cgroup *memcg)
+{
+	__sync_fetch_and_add(&nr_removed, 1);
+	spin(removed_spin_ns);
 }
 
 s32 CACHE_EXT_OP(failing_init, struct mem_cgroup *memcg)
@@ -96,6 +127,14 @@ struct cache_ext_ops hostile_spin = {
 	.folio_added	= (void *)list_added,
 	.evict_folios	= (void *)spin_evict,
 	.name		= "hostile_spin",
+};
+
+SEC(".struct_ops.link")
+struct cache_ext_ops hostile_slowrm = {
+	.init		= (void *)list_init,
+	.folio_added	= (void *)list_added,
+	.folio_removed	= (void *)slow_removed,
+	.name		= "hostile_slowrm",
 };
 
 SEC(".struct_ops.link")

@@ -29,6 +29,10 @@ struct mem_cgroup;
  * @CACHE_EXT_ERROR_BUDGET: foreign or duplicate candidates a binding may
  *	have proposed recently (the count halves every second) before its
  *	policy is ejected
+ * @CACHE_EXT_OVERRUN_LIMIT: consecutive calls of a binding's
+ *	evict_folios(), or of its event callbacks, over their time budget
+ *	that eject its policy; one call over budget (a machine that stalled)
+ *	does not
  */
 enum cache_ext_consts {
 	CACHE_EXT_NAME_LEN	= 16,
@@ -36,6 +40,7 @@ enum cache_ext_consts {
 	CACHE_EXT_MAX_LISTS	= 7,
 	CACHE_EXT_ITER_MAX	= 1 << 16,
 	CACHE_EXT_ERROR_BUDGET	= 64,
+	CACHE_EXT_OVERRUN_LIMIT	= 4,
 };
 
 /**
@@ -49,9 +54,13 @@ enum cache_ext_consts {
  * @CACHE_EXT_EJECT_DUPLICATE: it proposed a folio twice in one request,
  *	beyond %CACHE_EXT_ERROR_BUDGET
  * @CACHE_EXT_EJECT_TOO_MANY: it proposed more candidates than requested
- * @CACHE_EXT_EJECT_TIMEOUT: an evict_folios() call overran its time budget
+ * @CACHE_EXT_EJECT_TIMEOUT: %CACHE_EXT_OVERRUN_LIMIT evict_folios() calls
+ *	in a row overran their time budget
  * @CACHE_EXT_EJECT_INIT_FAILED: init() failed for a cgroup
  * @CACHE_EXT_EJECT_KILLED: an administrator asked for it
+ * @CACHE_EXT_EJECT_EVENT_TIMEOUT: %CACHE_EXT_OVERRUN_LIMIT event callbacks
+ *	(folio_added(), folio_accessed(), folio_removed(), admit_folio()) in
+ *	a row overran their time budget
  * @CACHE_EXT_EJECT_NR: number of reasons
  */
 enum cache_ext_eject_reason {
@@ -63,6 +72,7 @@ enum cache_ext_eject_reason {
 	CACHE_EXT_EJECT_TIMEOUT,
 	CACHE_EXT_EJECT_INIT_FAILED,
 	CACHE_EXT_EJECT_KILLED,
+	CACHE_EXT_EJECT_EVENT_TIMEOUT,
 	CACHE_EXT_EJECT_NR,
 };
 
@@ -136,9 +146,13 @@ struct cache_ext_ops {
 	 * The policy proposes candidates with bpf_cache_ext_propose() or
 	 * bpf_cache_ext_propose_scored().  Called from reclaim (direct,
 	 * kswapd or memcg limit) with the RCU read lock held and preemption
-	 * disabled: must not sleep, and must return within the eviction time
-	 * budget or the policy is ejected.  The kernel re-checks and reclaims
-	 * the candidates; any shortfall is evicted by its own LRU.
+	 * disabled: must not sleep.  One call per binding runs at a time;
+	 * concurrent reclaimers of the cgroup wait for their turn, and the
+	 * wait is not charged to the policy.  A call should return within
+	 * the eviction time budget: past it the iterator ends and proposals
+	 * are refused, and %CACHE_EXT_OVERRUN_LIMIT calls in a row over it
+	 * eject the policy.  The kernel re-checks and reclaims the
+	 * candidates; any shortfall is evicted by its own LRU.
 	 */
 	void (*evict_folios)(struct cache_ext_eviction_ctx *ctx,
 			     struct mem_cgroup *memcg);

@@ -10,7 +10,8 @@
  * callback of a binding can run concurrently with or after its ->exit().
  * Lock order: cgroup_mutex (cgroup file writes, css_offline) ->
  * cache_ext_mutex -> cpus_read_lock (static_branch_inc/dec); the mapping's
- * i_pages lock -> &cache_ext_binding.lock.  The notifier chain is called
+ * i_pages lock -> &cache_ext_binding.lock; &cache_ext_binding.evict_lock ->
+ * &cache_ext_binding.lock and -> the lruvec's lru_lock (evict.c).  The notifier chain is called
  * with cache_ext_mutex held.
  *
  * Lifetime of a policy (struct cache_ext_policy):
@@ -54,16 +55,18 @@ DEFINE_MUTEX(cache_ext_mutex);
 
 static LIST_HEAD(cache_ext_policies);
 
-DEFINE_PER_CPU(struct cache_ext_binding *, cache_ext_running);
+DEFINE_PER_CPU(struct cache_ext_call *, cache_ext_running);
 
-/* The binding whose init() or exit() runs, and its task; cache_ext_mutex. */
-static struct cache_ext_binding *sleeping_binding;
+/* The init() or exit() that runs, and its task; cache_ext_mutex. */
+static struct cache_ext_call sleeping_call;
 static struct task_struct *sleeping_task;
 
 static void set_sleeping(struct cache_ext_binding *b, struct task_struct *t)
 {
 	lockdep_assert_held(&cache_ext_mutex);
-	sleeping_binding = b;
+	sleeping_call.binding = b;
+	sleeping_call.start = local_clock();
+	sleeping_call.budget = U64_MAX;	/* init() and exit() are not timed */
 	WRITE_ONCE(sleeping_task, t);
 }
 
@@ -119,6 +122,7 @@ static const char * const eject_reasons[CACHE_EXT_EJECT_NR] = {
 	[CACHE_EXT_EJECT_TIMEOUT]	= "evict_folios() over its time budget",
 	[CACHE_EXT_EJECT_INIT_FAILED]	= "init() failed",
 	[CACHE_EXT_EJECT_KILLED]	= "killed by an administrator",
+	[CACHE_EXT_EJECT_EVENT_TIMEOUT]	= "an event callback over its time budget",
 };
 
 /**
@@ -211,6 +215,7 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	binding->state = CACHE_EXT_BINDING_INIT;
 	binding->err_stamp = jiffies;
 	spin_lock_init(&binding->lock);
+	spin_lock_init(&binding->evict_lock);
 	ret = cache_ext_registry_init(binding);
 	if (ret)
 		goto out_put;
@@ -335,7 +340,7 @@ struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
  * A kfunc acts only on bindings of the policy whose callback called it:
  * the binding of that callback, or another binding of the same policy.
  * The caller is the callback recorded for this CPU (cache_ext_enter()) or,
- * for init() and exit(), for this task.  A kfunc called from interrupt
+ * for init() and exit(), for this task (cache_ext_current_call()).  A kfunc called from interrupt
  * context (a BPF timer, say) has no caller and acts on nothing.
  *
  * The result stays valid until the callback returns: non-sleeping
@@ -347,21 +352,46 @@ struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
  */
 struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg)
 {
-	struct cache_ext_binding *self, *b;
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_binding *b;
 
+	if (!call)
+		return NULL;
+	rcu_read_lock();
+	b = cache_ext_sibling_binding(call->binding, (unsigned long)memcg);
+	rcu_read_unlock();
+	return b;
+}
+
+/**
+ * cache_ext_current_call - the callback running here, for its kfuncs
+ *
+ * Return: the call of the non-sleeping callback running on this CPU, or
+ * of the init() or exit() this task runs; NULL in interrupt context and
+ * outside callbacks.  See &struct cache_ext_call.
+ */
+struct cache_ext_call *cache_ext_current_call(void)
+{
 	if (!in_task())
 		return NULL;
 	if (READ_ONCE(sleeping_task) == current)
-		self = sleeping_binding;
-	else
-		self = this_cpu_read(cache_ext_running);
-	if (!self)
-		return NULL;
+		return &sleeping_call;
+	return this_cpu_read(cache_ext_running);
+}
 
-	rcu_read_lock();
-	b = cache_ext_sibling_binding(self, (unsigned long)memcg);
-	rcu_read_unlock();
-	return b;
+/**
+ * cache_ext_call_over_budget - has the running callback used its time?
+ *
+ * The iterator and the proposal kfuncs stop working for a callback past
+ * its budget, so that a policy cannot stretch a call by asking for more.
+ *
+ * Return: true if a callback runs here and is past its budget.
+ */
+bool cache_ext_call_over_budget(void)
+{
+	struct cache_ext_call *call = cache_ext_current_call();
+
+	return call && local_clock() - call->start > call->budget;
 }
 
 /* End every binding of @policy; returns after their exit()s. */
@@ -444,6 +474,35 @@ void cache_ext_note_error(struct cache_ext_binding *binding,
 
 	if (over)
 		cache_ext_eject(binding->policy, reason);
+}
+
+/**
+ * cache_ext_note_time - charge a callback's time to its binding
+ * @binding: the binding whose callback returned
+ * @cb: which callback
+ * @took: nanoseconds it ran (cache_ext_leave())
+ *
+ * A call over its budget counts one overrun, a call within it clears the
+ * count; %CACHE_EXT_OVERRUN_LIMIT overruns in a row eject the policy.  A
+ * machine that stalls (a virtual CPU the host did not run, an interrupt
+ * storm) stretches the calls running at that moment, not every call: only
+ * a policy that is slow every time is ejected.  Each callback is counted
+ * apart, so that fast calls of one cannot hide a runaway other.
+ */
+void cache_ext_note_time(struct cache_ext_binding *binding,
+			 enum cache_ext_timed cb, u64 took)
+{
+	atomic_t *overruns = &binding->overruns[cb];
+
+	if (took <= cache_ext_budget_ns(cb)) {
+		if (atomic_read(overruns))
+			atomic_set(overruns, 0);
+		return;
+	}
+	if (atomic_inc_return(overruns) >= CACHE_EXT_OVERRUN_LIMIT)
+		cache_ext_eject(binding->policy, cb == CACHE_EXT_T_EVICT ?
+				CACHE_EXT_EJECT_TIMEOUT :
+				CACHE_EXT_EJECT_EVENT_TIMEOUT);
 }
 
 /* Resolve a cgroup id to the memcg of that very cgroup, with a css ref. */
@@ -891,7 +950,8 @@ static struct cache_ext_binding *folio_binding(struct folio *folio)
  */
 void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 {
-	struct cache_ext_binding *binding, *prev;
+	struct cache_ext_binding *binding;
+	struct cache_ext_call call;
 	struct cache_ext_node *node;
 	bool admitted = true;
 
@@ -920,9 +980,9 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 			.nr_pages = folio_nr_pages(folio),
 		};
 
-		prev = cache_ext_enter(binding);
+		cache_ext_enter(&call, binding, CACHE_EXT_T_ADMIT);
 		admitted = binding->ops->admit_folio(&ctx, binding->memcg);
-		cache_ext_leave(prev);
+		cache_ext_leave(&call);
 	}
 
 	if (cache_ext_registry_add(binding, node, folio, admitted)) {
@@ -931,9 +991,9 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 	}
 	node = NULL;
 	if (binding->ops->folio_added) {
-		prev = cache_ext_enter(binding);
+		cache_ext_enter(&call, binding, CACHE_EXT_T_ADDED);
 		binding->ops->folio_added(folio, binding->memcg);
-		cache_ext_leave(prev);
+		cache_ext_leave(&call);
 	}
 out:
 	rcu_read_unlock();
@@ -944,7 +1004,8 @@ out:
 /* Called by folio_mark_accessed(). */
 void __cache_ext_folio_accessed(struct folio *folio)
 {
-	struct cache_ext_binding *binding, *prev;
+	struct cache_ext_binding *binding;
+	struct cache_ext_call call;
 
 	/* Already truncated: the policy has seen it leave. */
 	if (!READ_ONCE(folio->mapping))
@@ -953,9 +1014,9 @@ void __cache_ext_folio_accessed(struct folio *folio)
 	rcu_read_lock();
 	binding = folio_binding(folio);
 	if (binding && binding->ops->folio_accessed) {
-		prev = cache_ext_enter(binding);
+		cache_ext_enter(&call, binding, CACHE_EXT_T_ACCESSED);
 		binding->ops->folio_accessed(folio, binding->memcg);
-		cache_ext_leave(prev);
+		cache_ext_leave(&call);
 	}
 	rcu_read_unlock();
 }
@@ -967,7 +1028,8 @@ void __cache_ext_folio_accessed(struct folio *folio)
  */
 void __cache_ext_folio_removed(struct folio *folio)
 {
-	struct cache_ext_binding *binding, *prev;
+	struct cache_ext_binding *binding;
+	struct cache_ext_call call;
 	unsigned long flags;
 	bool tracked;
 
@@ -982,9 +1044,9 @@ void __cache_ext_folio_removed(struct folio *folio)
 
 	if (tracked && binding->ops->folio_removed &&
 	    binding == folio_binding(folio)) {
-		prev = cache_ext_enter(binding);
+		cache_ext_enter(&call, binding, CACHE_EXT_T_REMOVED);
 		binding->ops->folio_removed(folio, binding->memcg);
-		cache_ext_leave(prev);
+		cache_ext_leave(&call);
 	}
 out:
 	rcu_read_unlock();

@@ -34,13 +34,35 @@
 #define MODULE_PARAM_PREFIX "cache_ext."
 
 /*
- * How long one evict_folios() call may take.  Generous: software-emulated
- * test machines run BPF a hundred times slower than hardware.
+ * How long one evict_folios() call, and one event callback, may take.
+ * Generous: software-emulated test machines run BPF a hundred times slower
+ * than hardware.  Only CACHE_EXT_OVERRUN_LIMIT calls in a row over the
+ * budget eject the policy (cache_ext_note_time()).
  */
 static unsigned int evict_budget_ms = 200;
 module_param(evict_budget_ms, uint, 0644);
 MODULE_PARM_DESC(evict_budget_ms,
-		 "time one evict_folios() call may take before its policy is ejected");
+		 "time one evict_folios() call may take; calls in a row over it eject the policy");
+
+static unsigned int event_budget_ms = 10;
+module_param(event_budget_ms, uint, 0644);
+MODULE_PARM_DESC(event_budget_ms,
+		 "time one folio_added/accessed/removed or admit_folio call may take; calls in a row over it eject the policy");
+
+/**
+ * cache_ext_budget_ns - the time budget of a callback
+ * @cb: which callback
+ *
+ * Return: the budget in nanoseconds: cache_ext.evict_budget_ms for
+ * evict_folios(), cache_ext.event_budget_ms for the others.
+ */
+u64 cache_ext_budget_ns(enum cache_ext_timed cb)
+{
+	unsigned int ms = cb == CACHE_EXT_T_EVICT ? READ_ONCE(evict_budget_ms) :
+						    READ_ONCE(event_budget_ms);
+
+	return (u64)ms * NSEC_PER_MSEC;
+}
 
 enum propose_mode {
 	PROPOSE_NONE,
@@ -146,7 +168,8 @@ __bpf_kfunc_start_defs();
  * bpf_cache_ext_propose_scored(); -ENOENT if the folio is not tracked
  * (it left the page cache since the policy saw it, or was cached before
  * the binding); -EEXIST if it was proposed before; -E2BIG if the request
- * is full, which ejects the policy.  Foreign and duplicate candidates
+ * is full, which ejects the policy; -ETIME once the call is past its time
+ * budget (the candidate is not taken).  Foreign and duplicate candidates
  * count against the binding's error budget (cache_ext_note_error()).
  */
 __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
@@ -157,6 +180,8 @@ __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 
 	if (!req || req->mode == PROPOSE_SCORED)
 		return -EINVAL;
+	if (cache_ext_call_over_budget())
+		return -ETIME;
 	req->mode = PROPOSE_PLAIN;
 	atomic_long_inc(&req->binding->stats.proposed);
 	if (req->ctx.nr_proposed >= req->ctx.nr_requested) {
@@ -190,6 +215,8 @@ __bpf_kfunc int bpf_cache_ext_propose_scored(struct cache_ext_eviction_ctx *ctx,
 
 	if (!req || req->mode == PROPOSE_PLAIN)
 		return -EINVAL;
+	if (cache_ext_call_over_budget())
+		return -ETIME;
 	req->mode = PROPOSE_SCORED;
 	atomic_long_inc(&req->binding->stats.proposed);
 	ret = check_candidate(req, folio);
@@ -266,9 +293,9 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
 	struct cache_ext_evict_req req = {};
-	struct cache_ext_binding *b, *prev;
+	struct cache_ext_binding *b;
+	struct cache_ext_call call;
 	u32 i, nr_dirty = 0;
-	u64 start;
 
 	INIT_LIST_HEAD(&rc->folios);
 	rc->nr_taken = 0;
@@ -286,18 +313,21 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	req.binding = b;
 	req.ctx.nr_requested = clamp_t(unsigned long, nr, 1, CACHE_EXT_MAX_BATCH);
 
+	/*
+	 * One call per binding at a time: concurrent reclaimers of the
+	 * cgroup would otherwise propose the same folios and take them from
+	 * each other.  The wait is not charged to the policy; the call and
+	 * the isolation of its candidates are done under the lock.
+	 */
+	spin_lock(&b->evict_lock);
 	preempt_disable();
 	this_cpu_write(current_req, &req);
-	start = ktime_get_ns();
-	prev = cache_ext_enter(b);
+	cache_ext_enter(&call, b, CACHE_EXT_T_EVICT);
 	b->ops->evict_folios(&req.ctx, memcg);
-	cache_ext_leave(prev);
-	rc->duration_ns = ktime_get_ns() - start;
+	rc->duration_ns = cache_ext_leave(&call);
 	this_cpu_write(current_req, NULL);
 	preempt_enable();
 
-	if (rc->duration_ns > (u64)READ_ONCE(evict_budget_ms) * NSEC_PER_MSEC)
-		req.violation = CACHE_EXT_EJECT_TIMEOUT;
 	if (req.violation)
 		cache_ext_eject(b->policy, req.violation);
 
@@ -321,6 +351,7 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 			atomic_long_inc(&b->stats.rejected);
 		}
 	}
+	spin_unlock(&b->evict_lock);
 
 	atomic_long_inc(&b->stats.evict_calls);
 	atomic_long_add(req.ctx.nr_requested, &b->stats.requested);

@@ -9,6 +9,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rhashtable-types.h>
+#include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
@@ -82,6 +83,24 @@ enum cache_ext_binding_state {
 };
 
 /**
+ * enum cache_ext_timed - the callbacks whose time is charged, each apart
+ * @CACHE_EXT_T_EVICT: evict_folios()
+ * @CACHE_EXT_T_ADDED: folio_added()
+ * @CACHE_EXT_T_ACCESSED: folio_accessed()
+ * @CACHE_EXT_T_REMOVED: folio_removed()
+ * @CACHE_EXT_T_ADMIT: admit_folio()
+ * @CACHE_EXT_NR_TIMED: their number
+ */
+enum cache_ext_timed {
+	CACHE_EXT_T_EVICT,
+	CACHE_EXT_T_ADDED,
+	CACHE_EXT_T_ACCESSED,
+	CACHE_EXT_T_REMOVED,
+	CACHE_EXT_T_ADMIT,
+	CACHE_EXT_NR_TIMED,
+};
+
+/**
  * struct cache_ext_binding - a policy bound to one memory cgroup
  * @ops: the policy's callbacks, read locklessly by the hooks
  * @memcg: the bound cgroup; a css reference is held while bound
@@ -98,6 +117,10 @@ enum cache_ext_binding_state {
  * @err_level: recent invalid, foreign or duplicate candidates; halves
  *	every second (under @lock)
  * @err_stamp: jiffies up to which @err_level has been decayed
+ * @evict_lock: one evict_folios() call at a time, with the isolation of
+ *	its candidates; taken before @lock
+ * @overruns: consecutive calls over their time budget, for each timed
+ *	callback (&enum cache_ext_timed)
  *
  * Published in &mem_cgroup.cache_ext with RCU; freed only after a grace
  * period, once no hook can still be running one of its callbacks.
@@ -116,6 +139,8 @@ struct cache_ext_binding {
 	struct cache_ext_stats stats;
 	u32 err_level;
 	unsigned long err_stamp;
+	spinlock_t evict_lock;	/* see @evict_lock above */
+	atomic_t overruns[CACHE_EXT_NR_TIMED];
 };
 
 /*
@@ -155,39 +180,73 @@ static inline void node_set_list(struct cache_ext_node *node, u32 id_plus_1)
 
 extern struct mutex cache_ext_mutex;
 
-/*
- * Which binding's callback is running, for its kfuncs.  A non-sleeping
- * callback runs with preemption disabled and is recorded per CPU; the
- * sleepable init() and exit() run under cache_ext_mutex, one at a time,
- * and are recorded with the task that runs them.  Interrupts see neither:
- * a kfunc called from a BPF timer or any other interrupt finds no caller.
+/**
+ * struct cache_ext_call - a callback of a binding, while it runs
+ * @binding: the binding whose callback it is
+ * @start: local_clock() when the callback was entered
+ * @budget: nanoseconds it may run; past that, the iterator yields nothing
+ *	more and proposals are refused, and on return the overrun is
+ *	counted (cache_ext_note_overrun())
+ * @prev: the call this one interrupted on this CPU, or NULL
+ * @cb: which callback, for the charge of its time
+ *
+ * Which binding's callback is running is what the kfuncs act on.  A
+ * non-sleeping callback runs with preemption disabled and is recorded per
+ * CPU; the sleepable init() and exit() run under cache_ext_mutex, one at
+ * a time, and are recorded with the task that runs them.  Interrupts see
+ * neither: a kfunc called from a BPF timer or any other interrupt finds no
+ * caller.
  */
-DECLARE_PER_CPU(struct cache_ext_binding *, cache_ext_running);
+struct cache_ext_call {
+	struct cache_ext_binding *binding;
+	u64 start;
+	u64 budget;
+	struct cache_ext_call *prev;
+	enum cache_ext_timed cb;
+};
+
+DECLARE_PER_CPU(struct cache_ext_call *, cache_ext_running);
+
+/* core.c and evict.c: the time budget of each callback */
+void cache_ext_note_time(struct cache_ext_binding *binding,
+			 enum cache_ext_timed cb, u64 took);
+u64 cache_ext_budget_ns(enum cache_ext_timed cb);
 
 /*
  * Around a call of a callback that must not sleep:
- *	prev = cache_ext_enter(b); b->ops->op(...); cache_ext_leave(prev);
+ *	cache_ext_enter(&call, b, CACHE_EXT_T_...); b->ops->op(...);
+ *	took = cache_ext_leave(&call);
+ * cache_ext_leave() charges the time (cache_ext_note_time()).
  */
-static inline struct cache_ext_binding *
-cache_ext_enter(struct cache_ext_binding *b)
+static inline void cache_ext_enter(struct cache_ext_call *call,
+				   struct cache_ext_binding *b,
+				   enum cache_ext_timed cb)
 {
-	struct cache_ext_binding *prev;
-
+	call->binding = b;
+	call->cb = cb;
+	call->budget = cache_ext_budget_ns(cb);
 	preempt_disable();
-	prev = this_cpu_read(cache_ext_running);
-	this_cpu_write(cache_ext_running, b);
-	return prev;
+	call->prev = this_cpu_read(cache_ext_running);
+	this_cpu_write(cache_ext_running, call);
+	call->start = local_clock();
 }
 
-static inline void cache_ext_leave(struct cache_ext_binding *prev)
+/* Returns the nanoseconds the call took, charged to its binding. */
+static inline u64 cache_ext_leave(struct cache_ext_call *call)
 {
-	this_cpu_write(cache_ext_running, prev);
+	u64 took = local_clock() - call->start;
+
+	this_cpu_write(cache_ext_running, call->prev);
 	preempt_enable();
+	cache_ext_note_time(call->binding, call->cb, took);
+	return took;
 }
 
 /* core.c */
 int cache_ext_policy_register(struct cache_ext_ops *ops);
 void cache_ext_policy_unregister(struct cache_ext_ops *ops);
+struct cache_ext_call *cache_ext_current_call(void);
+bool cache_ext_call_over_budget(void);
 struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg);
 struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
 						    unsigned long memcg);

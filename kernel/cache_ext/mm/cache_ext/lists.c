@@ -247,7 +247,8 @@ __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
  * @it: iterator state
  *
  * Return: the folio after the previous one (or the head's first), or NULL
- * at the end of the list or after @max folios.  The folio may leave the
+ * at the end of the list, after @max folios, or once the running callback
+ * is past its time budget.  The folio may leave the
  * page cache at any time; kfuncs given it then return -ENOENT.
  */
 __bpf_kfunc struct folio *
@@ -261,6 +262,11 @@ bpf_iter_cache_ext_list_next(struct bpf_iter_cache_ext_list *it)
 
 	if (!b || !kit->remaining)
 		return NULL;
+	/* A callback past its time budget gets no more work. */
+	if (cache_ext_call_over_budget()) {
+		kit->remaining = 0;
+		return NULL;
+	}
 
 	spin_lock_irqsave(&b->lock, flags);
 	head = &b->lists[kit->list].head;

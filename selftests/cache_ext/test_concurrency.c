@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Many tasks, one cgroup: eight readers reclaiming at once under every
+ * shipped policy, and four busy cgroups at once, with no policy ejected
+ * and every page verified; the time budget charging the policy's own
+ * calls (one overrun in a row is forgiven, a policy slow every time is
+ * not, an event callback included), and a call past its budget refused
+ * more work.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "kselftest_harness.h"
+#include "cgroup_util.h"
+#include "cache_ext_util.h"
+#include "hostile.skel.h"
+#include "workload.h"
+
+#define FILE_PAGES	16384		/* 64 MiB */
+#define MEMCG_MAX	"8M"
+#define READERS		8
+#define READS		3000		/* per reader */
+#define NR_CGROUPS	4
+
+FIXTURE(conc) {
+	char *cg[NR_CGROUPS];
+	uint64_t cg_id[NR_CGROUPS];
+	char file[NR_CGROUPS][PATH_MAX];
+	struct policy p[NR_CGROUPS];
+};
+
+FIXTURE_SETUP(conc)
+{
+	int i;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	ASSERT_EQ(trace_start(), 0);
+	for (i = 0; i < NR_CGROUPS; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "cache_ext_conc%d", i);
+		self->cg[i] = memcg_create(name);
+		ASSERT_NE(self->cg[i], NULL);
+		ASSERT_EQ(cg_write(self->cg[i], "memory.max", MEMCG_MAX), 0);
+		self->cg_id[i] = cgroup_id_of(self->cg[i]);
+		snprintf(name, sizeof(name), "conc%d", i);
+		scratch_path(self->file[i], PATH_MAX, name);
+	}
+}
+
+/* The files of the first @n cgroups. */
+static int make_files(FIXTURE_DATA(conc) *self, int n)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		ret = make_file(self->file[i], FILE_PAGES);
+	return ret;
+}
+
+FIXTURE_TEARDOWN(conc)
+{
+	int i;
+
+	set_core_param("evict_budget_ms", 200);
+	set_core_param("event_budget_ms", 10);
+	for (i = 0; i < NR_CGROUPS; i++) {
+		policy_detach(&self->p[i]);
+		unlink(self->file[i]);
+		if (self->cg[i]) {
+			cg_destroy(self->cg[i]);
+			free(self->cg[i]);
+		}
+	}
+	unlink("/sys/fs/bpf/get_scan_tids");
+}
+
+struct reader {
+	const char *file;
+	uint64_t seed;
+};
+
+/* Zipf(0.99) 4 KiB reads, every page verified. */
+static int zipf_reader(const char *cgroup, void *arg)
+{
+	const struct reader *r = arg;
+
+	return zipf_reads(r->file, FILE_PAGES, READS, 0.99, r->seed) ?
+	       EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/*
+ * Start @n readers of @file in @cg into @pids.  Each child gets its own
+ * seed from the fork: the struct is copied with the child.
+ */
+static int start_readers(const char *cg, const char *file, int n, pid_t *pids,
+			 uint64_t seed)
+{
+	struct reader r = { .file = file };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		r.seed = seed + i;
+		pids[i] = cg_run_nowait(cg, zipf_reader, &r);
+		if (pids[i] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Reap @n readers; the number that failed (bad data or I/O error). */
+static int wait_readers(pid_t *pids, int n)
+{
+	int i, st, failed = 0;
+
+	for (i = 0; i < n; i++)
+		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
+		    WEXITSTATUS(st))
+			failed++;
+	return failed;
+}
+
+static int scan_file(const char *cgroup, void *path)
+{
+	return read_and_verify(path) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static long ejections(const char *policy)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "policy=%s ", policy);
+	return trace_count("cache_ext_eject:", what, NULL);
+}
+
+/*
+ * Eight readers in one cgroup, at the default budget, under every
+ * shipped policy: none is ejected, the policy decides, every page read is
+ * right.
+ */
+TEST_F_TIMEOUT(conc, eight_readers_every_policy, 600)
+{
+	static const char *const policies[] = {
+		"fifo", "lfu", "mru", "s3fifo", "lhd", "mglru", "get_scan",
+		"admit_filter", "noop", "tracer", "ml_protect", "ml_rank",
+	};
+	pid_t pids[READERS];
+	char id[32], sel[32];
+	size_t i;
+
+	ASSERT_EQ(make_files(self, 1), 0);
+	snprintf(id, sizeof(id), "cgroup=%llu ",
+		 (unsigned long long)self->cg_id[0]);
+	for (i = 0; i < ARRAY_SIZE(policies); i++) {
+		long calls;
+
+		ASSERT_EQ(drop_file_cache(self->file[0]), 0);
+		ASSERT_EQ(trace_start(), 0);
+		ASSERT_EQ(policy_attach(&self->p[0], policies[i], NULL,
+					self->cg_id[0], NULL), 0);
+		ASSERT_EQ(start_readers(self->cg[0], self->file[0], READERS,
+					pids, 1 + i * READERS), 0);
+		EXPECT_EQ(wait_readers(pids, READERS), 0) TH_LOG("%s", policies[i]);
+		calls = trace_count("cache_ext_evict:", id, NULL);
+		TH_LOG("%-12s %ld evict_folios() calls, %ld ejections",
+		       policies[i], calls, ejections(policies[i]));
+		EXPECT_EQ(ejections(policies[i]), 0) TH_LOG("%s", policies[i]);
+		/* admit_filter only decides admission. */
+		if (strcmp(policies[i], "admit_filter"))
+			EXPECT_GT(calls, 0) TH_LOG("%s was never asked", policies[i]);
+		snprintf(sel, sizeof(sel), "%s\n", policies[i]);
+		EXPECT_EQ(cg_read_strcmp(self->cg[0], "memory.cache_ext", sel), 0);
+		policy_detach(&self->p[0]);
+		unlink("/sys/fs/bpf/get_scan_tids");
+	}
+}
+
+/* Four cgroups, four policies, two readers each, all at once. */
+TEST_F(conc, four_busy_cgroups)
+{
+	static const char *const policies[NR_CGROUPS] = {
+		"fifo", "lfu", "s3fifo", "mglru",
+	};
+	pid_t pids[NR_CGROUPS][2];
+	int i;
+
+	ASSERT_EQ(make_files(self, NR_CGROUPS), 0);
+	for (i = 0; i < NR_CGROUPS; i++)
+		ASSERT_EQ(policy_attach(&self->p[i], policies[i], NULL,
+					self->cg_id[i], NULL), 0);
+	for (i = 0; i < NR_CGROUPS; i++)
+		ASSERT_EQ(start_readers(self->cg[i], self->file[i], 2, pids[i],
+					100 + 2 * i), 0);
+	for (i = 0; i < NR_CGROUPS; i++) {
+		EXPECT_EQ(wait_readers(pids[i], 2), 0) TH_LOG("%s", policies[i]);
+		EXPECT_EQ(ejections(policies[i]), 0) TH_LOG("%s", policies[i]);
+	}
+}
+
+/*
+ * Every other evict_folios() call spins past the budget: each overrun is
+ * followed by a call within it, so the policy stays.  Past its budget, a
+ * call gets -ETIME for a proposal and nothing more from the iterator.
+ */
+TEST_F(conc, occasional_overrun_forgiven)
+{
+	struct hostile *skel;
+	struct bpf_link *link;
+	pid_t pids[2];
+	int round;
+
+	ASSERT_EQ(make_files(self, 1), 0);
+	ASSERT_EQ(set_core_param("evict_budget_ms", 20), 0);
+	link = attach_hostile_spin(self->cg_id[0], "hostile_spin", 40000000, 2,
+				   &skel);
+	ASSERT_NE(link, NULL);
+	/* The kernel's LRU makes up for what it does not propose: read on. */
+	for (round = 0; round < 10 && skel->bss->nr_spins < 4; round++) {
+		ASSERT_EQ(start_readers(self->cg[0], self->file[0], 2, pids,
+					7 + 2 * round), 0);
+		EXPECT_EQ(wait_readers(pids, 2), 0);
+	}
+	TH_LOG("%llu calls, %llu spun past the budget", skel->bss->nr_evict_calls,
+	       skel->bss->nr_spins);
+	EXPECT_GE(skel->bss->nr_spins, 4);
+	EXPECT_EQ(ejections("hostile_spin"), 0);
+	EXPECT_EQ(skel->bss->late_propose_ret, -ETIME);
+	EXPECT_EQ(skel->bss->late_yields, 0);
+	bpf_link__destroy(link);
+	hostile__destroy(skel);
+}
+
+/* A folio_removed() slow every time is ejected like a slow evict_folios(). */
+TEST_F(conc, slow_event_callback_ejected)
+{
+	struct hostile *skel;
+	struct bpf_link *link;
+
+	ASSERT_EQ(make_files(self, 1), 0);
+	ASSERT_EQ(set_core_param("event_budget_ms", 5), 0);
+	link = attach_hostile(self->cg_id[0], "hostile_slowrm", &skel);
+	ASSERT_NE(link, NULL);
+	/* 64 MiB through 8: evictions from the start. */
+	EXPECT_EQ(cg_run(self->cg[0], scan_file, self->file[0]), 0);
+	TH_LOG("%llu folio_removed() calls", skel->bss->nr_removed);
+	EXPECT_EQ(trace_count("cache_ext_eject:", "policy=hostile_slowrm ",
+			      "(an event callback over its time budget)", NULL), 1);
+	bpf_link__destroy(link);
+	hostile__destroy(skel);
+}
+
+TEST_HARNESS_MAIN
