@@ -51,6 +51,7 @@ help:
 	@echo 'make patches    the upstream series into build/series, checkpatch --strict'
 	@echo 'make vm CMD=".."  run a command in the VM;  make vm-shell: interactive'
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
+	@echo 'make bench-concurrency  1-8 readers in one cgroup: decision time, ejections'
 	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
 	@echo 'make deps       install the Debian packages the build needs'
 	@echo 'make kernel | module | bpf | tools | selftests   build one part'
@@ -250,6 +251,19 @@ $(BENCH_OUT)/policies: bench/policies.c selftests/cache_ext/workload.c \
 	@echo '  CC      $<'
 	@$(CC) $(BENCH_CFLAGS) -o $@ $< selftests/cache_ext/workload.c \
 		$(CACHECTL_DIR)/hist.c $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
+
+$(BENCH_OUT)/concurrency: bench/concurrency.c selftests/cache_ext/workload.c \
+		selftests/cache_ext/workload.h $(BENCH_COMMON) bpf
+	@mkdir -p $(dir $@)
+	@echo '  CC      $<'
+	@$(CC) $(BENCH_CFLAGS) -o $@ $< selftests/cache_ext/workload.c \
+		$(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
+
+# Many readers in one cgroup: decision time, rejections, ejections.
+.PHONY: bench-concurrency
+bench-concurrency: kernel module $(BENCH_OUT)/concurrency
+	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
+		$(BENCH_OUT)/concurrency $(BENCH_ARGS)
 
 .PHONY: bench-core
 bench-core: kernel module $(BENCH_OUT)/core_overhead

@@ -57,13 +57,18 @@ FIXTURE_SETUP(conc)
 	}
 }
 
-/* The files of the first @n cgroups. */
+/*
+ * The files of the first @n cgroups, not cached: the pages a file is
+ * written with are charged to the writer's (root) cgroup, and reads of
+ * them would never make the test cgroups reclaim.
+ */
 static int make_files(FIXTURE_DATA(conc) *self, int n)
 {
 	int i, ret = 0;
 
 	for (i = 0; i < n && !ret; i++)
-		ret = make_file(self->file[i], FILE_PAGES);
+		ret = make_file(self->file[i], FILE_PAGES) ?:
+		      drop_file_cache(self->file[i]);
 	return ret;
 }
 
@@ -201,8 +206,14 @@ TEST_F(conc, four_busy_cgroups)
 		ASSERT_EQ(start_readers(self->cg[i], self->file[i], 2, pids[i],
 					100 + 2 * i), 0);
 	for (i = 0; i < NR_CGROUPS; i++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "cgroup=%llu ",
+			 (unsigned long long)self->cg_id[i]);
 		EXPECT_EQ(wait_readers(pids[i], 2), 0) TH_LOG("%s", policies[i]);
 		EXPECT_EQ(ejections(policies[i]), 0) TH_LOG("%s", policies[i]);
+		EXPECT_GT(trace_count("cache_ext_evict:", id, NULL), 0)
+			TH_LOG("%s was never asked", policies[i]);
 	}
 }
 

@@ -187,7 +187,7 @@ static int check_events(const char *log, int *ejected)
  * name it and come before its unregistration, no data may be lost, and
  * the cgroup must take a policy again afterwards.
  */
-TEST_F(lifetime, unregister_while_ejecting)
+TEST_F_TIMEOUT(lifetime, unregister_while_ejecting, 600)
 {
 	static const char *const kinds[] = {
 		"hostile_many", "hostile_dup", "hostile_spin",

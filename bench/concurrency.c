@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * concurrency: many readers in one cgroup, side by side in one boot.
+ *
+ * Workload: Zipf(0.99) random 4 KiB pread()s (seeded, every page
+ * verified) over a 64 MiB file from a memory cgroup limited to 16 MiB,
+ * split over N readers (1, 2, 4, 8) that run at once; the same total
+ * number of reads for every N.  Each policy runs with the default time
+ * budget (cache_ext.evict_budget_ms).  Then four cgroups at once, two
+ * readers each, each with its own policy.
+ *
+ * Reported per policy and N, from the cache_ext_evict tracepoint:
+ * evict_folios() calls, their decision time (median and 99th
+ * percentile), the p99 relative to the same policy's single reader,
+ * candidates the kernel rejected, ejections; and pages read from disk per
+ * read (pgpgin), which is what the policy is for.
+ *
+ *   concurrency [-r TOTAL_READS] [-p POLICY,...]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "cgroup_util.h"
+#include "cache_ext_util.h"
+#include "workload.h"
+
+#define FILE_PAGES	16384		/* 64 MiB */
+#define MEMCG_MAX	"16M"
+#define MAX_READERS	8
+#define MAX_SAMPLES	200000
+#define NR_CGROUPS	4
+
+static char file[PATH_MAX];
+static long total_reads = 48000;
+
+struct reader {
+	const char *file;
+	long reads;
+	uint64_t seed;
+};
+
+static int zipf_reader(const char *cgroup, void *arg)
+{
+	const struct reader *r = arg;
+
+	return zipf_reads(r->file, FILE_PAGES, r->reads, 0.99, r->seed) ?
+	       EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Start @n readers of @path in @cg sharing @reads; 0 or -1. */
+static int start(const char *cg, const char *path, int n, long reads,
+		 uint64_t seed, pid_t *pids)
+{
+	struct reader r = { .file = path, .reads = reads / n };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		r.seed = seed + i;
+		pids[i] = cg_run_nowait(cg, zipf_reader, &r);
+		if (pids[i] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int reap(pid_t *pids, int n)
+{
+	int i, st, bad = 0;
+
+	for (i = 0; i < n; i++)
+		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
+		    WEXITSTATUS(st))
+			bad++;
+	return bad;
+}
+
+static long pgpgin(void)
+{
+	char line[128];
+	long v = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "pgpgin %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+struct stats {
+	long calls, rejected, ejected;
+	double p50_us, p99_us;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Decision times and counts of cgroup @id from the trace buffer. */
+static void trace_stats(unsigned long long id, const char *policy,
+			struct stats *s)
+{
+	static unsigned long long d[MAX_SAMPLES];
+	char line[512], want[48], ej[48];
+	unsigned int req, prop, acc, rec;
+	unsigned long long ns;
+	FILE *f = fopen("/sys/kernel/tracing/trace", "r");
+	long n = 0;
+	char *p;
+
+	memset(s, 0, sizeof(*s));
+	if (!f)
+		return;
+	snprintf(want, sizeof(want), "cgroup=%llu ", id);
+	snprintf(ej, sizeof(ej), "policy=%s ", policy);
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "cache_ext_eject:") && strstr(line, ej))
+			s->ejected++;
+		p = strstr(line, "cache_ext_evict: ");
+		if (!p || !strstr(p, want))
+			continue;
+		p = strstr(p, "requested=");
+		if (!p || sscanf(p, "requested=%u proposed=%u accepted=%u reclaimed=%u duration_ns=%llu",
+				 &req, &prop, &acc, &rec, &ns) != 5)
+			continue;
+		s->calls++;
+		s->rejected += prop - acc;
+		if (n < MAX_SAMPLES)
+			d[n++] = ns;
+	}
+	fclose(f);
+	if (!n)
+		return;
+	qsort(d, n, sizeof(d[0]), cmp_u64);
+	s->p50_us = d[n / 2] / 1000.0;
+	s->p99_us = d[n * 99 / 100] / 1000.0;
+}
+
+/* One policy with @n readers; prints a row. */
+static int run(const char *cg, unsigned long long id, const char *setup,
+	       int n, double *p99_one)
+{
+	char name[32], *knobs;
+	struct policy p;
+	pid_t pids[MAX_READERS];
+	struct stats s;
+	long before;
+	int bad;
+
+	snprintf(name, sizeof(name), "%s", setup);
+	knobs = strchr(name, '/');
+	if (knobs)
+		*knobs++ = '\0';
+	if (drop_file_cache(file) || trace_start())
+		return -1;
+	if (policy_attach(&p, name, NULL, id, knobs)) {
+		fprintf(stderr, "concurrency: cannot attach %s\n", setup);
+		return -1;
+	}
+	before = pgpgin();
+	if (start(cg, file, n, total_reads, 1000 * n, pids))
+		return -1;
+	bad = reap(pids, n);
+	before = pgpgin() - before;
+	trace_stats(id, name, &s);
+	policy_detach(&p);
+	unlink("/sys/fs/bpf/get_scan_tids");
+	if (n == 1)
+		*p99_one = s.p99_us;
+	printf("%-22s %2d %7ld %9.1f %9.1f %7.2fx %8ld %7ld %10.3f%s\n",
+	       setup, n, s.calls, s.p50_us, s.p99_us,
+	       *p99_one > 0 ? s.p99_us / *p99_one : 0.0, s.rejected, s.ejected,
+	       (double)before / 4 / total_reads, bad ? "  BAD DATA" : "");
+	fflush(stdout);
+	return bad ? -1 : 0;
+}
+
+/* Four cgroups, each its own policy, two readers each, at once. */
+static int run_four(const char *const setups[NR_CGROUPS])
+{
+	char *cg[NR_CGROUPS], path[NR_CGROUPS][PATH_MAX], name[32];
+	unsigned long long id[NR_CGROUPS];
+	pid_t pids[NR_CGROUPS][2];
+	struct policy p[NR_CGROUPS];
+	int i, bad = 0;
+
+	trace_start();
+	for (i = 0; i < NR_CGROUPS; i++) {
+		snprintf(name, sizeof(name), "cache_ext_bench_four%d", i);
+		cg[i] = memcg_create(name);
+		if (!cg[i] || cg_write(cg[i], "memory.max", MEMCG_MAX))
+			return -1;
+		id[i] = cgroup_id_of(cg[i]);
+		snprintf(name, sizeof(name), "four%d", i);
+		scratch_path(path[i], PATH_MAX, name);
+		/* Written pages are the writer's: uncached, they are not. */
+		if (make_file(path[i], FILE_PAGES) || drop_file_cache(path[i]) ||
+		    policy_attach(&p[i], setups[i], NULL, id[i], NULL))
+			return -1;
+	}
+	for (i = 0; i < NR_CGROUPS; i++)
+		if (start(cg[i], path[i], 2, total_reads, 7 * i, pids[i]))
+			return -1;
+	for (i = 0; i < NR_CGROUPS; i++)
+		bad += reap(pids[i], 2);
+	printf("\nfour cgroups at once, two readers each:\n");
+	printf("%-18s %7s %9s %9s %8s %7s\n", "policy", "calls", "p50_us",
+	       "p99_us", "rejected", "ejected");
+	for (i = 0; i < NR_CGROUPS; i++) {
+		struct stats s;
+
+		trace_stats(id[i], setups[i], &s);
+		printf("%-18s %7ld %9.1f %9.1f %8ld %7ld\n", setups[i], s.calls,
+		       s.p50_us, s.p99_us, s.rejected, s.ejected);
+		policy_detach(&p[i]);
+		unlink(path[i]);
+		cg_destroy(cg[i]);
+		free(cg[i]);
+	}
+	return bad ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const four[NR_CGROUPS] = {
+		"fifo", "lfu", "s3fifo", "mglru",
+	};
+	char *list = strdup("fifo,lfu,s3fifo,mglru,ml_rank/oversample=10,noop");
+	static const int readers[] = { 1, 2, 4, 8 };
+	char *setup, *save;
+	unsigned long long id;
+	int opt, ret = 0;
+	size_t i;
+	char *cg;
+
+	while ((opt = getopt(argc, argv, "r:p:h")) != -1) {
+		switch (opt) {
+		case 'r':
+			total_reads = atol(optarg);
+			break;
+		case 'p':
+			list = strdup(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-r TOTAL_READS] [-p POLICY[/KNOB=V],...]\n",
+				argv[0]);
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	if (!scratch_dir()) {
+		fprintf(stderr, "concurrency: run in the VM (make bench-concurrency)\n");
+		return 2;
+	}
+	cg = memcg_create("cache_ext_bench_conc");
+	if (!cg || cg_write(cg, "memory.max", MEMCG_MAX))
+		return 1;
+	id = cgroup_id_of(cg);
+	scratch_path(file, sizeof(file), "conc");
+	if (make_file(file, FILE_PAGES))
+		return 1;
+
+	printf("Zipf(0.99) 4 KiB reads, %ld in all per row, 64 MiB file, %s cgroup, evict_budget_ms default\n",
+	       total_reads, MEMCG_MAX);
+	printf("%-22s %2s %7s %9s %9s %8s %8s %7s %10s\n", "policy", "N",
+	       "calls", "p50_us", "p99_us", "p99/N=1", "rejected", "ejected",
+	       "disk/read");
+	for (setup = strtok_r(list, ",", &save); setup;
+	     setup = strtok_r(NULL, ",", &save)) {
+		double p99_one = 0;
+
+		for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+			ret |= run(cg, id, setup, readers[i], &p99_one);
+	}
+	ret |= run_four(four);
+	unlink(file);
+	cg_destroy(cg);
+	return ret ? 1 : 0;
+}
