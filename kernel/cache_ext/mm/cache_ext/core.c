@@ -11,8 +11,8 @@
  * Lock order: cgroup_mutex (cgroup file writes, css_offline) ->
  * cache_ext_mutex -> cpus_read_lock (static_branch_inc/dec); the mapping's
  * i_pages lock -> &cache_ext_binding.lock; &cache_ext_binding.evict_lock ->
- * &cache_ext_binding.lock and -> the lruvec's lru_lock (evict.c).  The notifier chain is called
- * with cache_ext_mutex held.
+ * &cache_ext_binding.lock, and -> the lruvec's lru_lock (evict.c).  The
+ * notifier chain is called with cache_ext_mutex held.
  *
  * Lifetime of a policy (struct cache_ext_policy):
  *  - Every callback and every kfunc runs inside an RCU read-side section
@@ -340,8 +340,9 @@ struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
  * A kfunc acts only on bindings of the policy whose callback called it:
  * the binding of that callback, or another binding of the same policy.
  * The caller is the callback recorded for this CPU (cache_ext_enter()) or,
- * for init() and exit(), for this task (cache_ext_current_call()).  A kfunc called from interrupt
- * context (a BPF timer, say) has no caller and acts on nothing.
+ * for init() and exit(), for this task (cache_ext_current_call()).  A
+ * kfunc called from interrupt context (a BPF timer, say) has no caller
+ * and acts on nothing.
  *
  * The result stays valid until the callback returns: non-sleeping
  * callbacks run in an RCU read-side section, and bindings are only freed

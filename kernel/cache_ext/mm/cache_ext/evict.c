@@ -42,12 +42,12 @@
 static unsigned int evict_budget_ms = 200;
 module_param(evict_budget_ms, uint, 0644);
 MODULE_PARM_DESC(evict_budget_ms,
-		 "time one evict_folios() call may take; calls in a row over it eject the policy");
+		 "ms one evict_folios() call may take; 4 calls in a row over it eject the policy");
 
 static unsigned int event_budget_ms = 10;
 module_param(event_budget_ms, uint, 0644);
 MODULE_PARM_DESC(event_budget_ms,
-		 "time one folio_added/accessed/removed or admit_folio call may take; calls in a row over it eject the policy");
+		 "ms one event callback (folio_added, ...) may take; 4 in a row over it eject");
 
 /**
  * cache_ext_budget_ns - the time budget of a callback
