@@ -484,22 +484,29 @@ void cache_ext_note_error(struct cache_ext_binding *binding,
  * @took: nanoseconds it ran (cache_ext_leave())
  *
  * A call over its budget counts one overrun, a call within it clears the
- * count; %CACHE_EXT_OVERRUN_LIMIT overruns in a row eject the policy.  A
- * machine that stalls (a virtual CPU the host did not run, an interrupt
- * storm) stretches the calls running at that moment, not every call: only
- * a policy that is slow every time is ejected.  Each callback is counted
+ * count; %CACHE_EXT_OVERRUN_LIMIT overruns in a row eject the policy.
+ * Overruns that overlap in time count once: a machine that stalls (a
+ * virtual CPU the host did not run while it held a lock the others spin
+ * on, an interrupt storm) stretches every call running at that moment,
+ * and they all end together.  A policy that is slow every time makes
+ * overruns one after the other, and is ejected.  Each callback is counted
  * apart, so that fast calls of one cannot hide a runaway other.
  */
 void cache_ext_note_time(struct cache_ext_binding *binding,
 			 enum cache_ext_timed cb, u64 took)
 {
 	atomic_t *overruns = &binding->overruns[cb];
+	u64 now;
 
 	if (took <= cache_ext_budget_ns(cb)) {
 		if (atomic_read(overruns))
 			atomic_set(overruns, 0);
 		return;
 	}
+	now = local_clock();
+	if (now - took < READ_ONCE(binding->overrun_end[cb]))
+		return;		/* the same stall as the last overrun */
+	WRITE_ONCE(binding->overrun_end[cb], now);
 	if (atomic_inc_return(overruns) >= CACHE_EXT_OVERRUN_LIMIT)
 		cache_ext_eject(binding->policy, cb == CACHE_EXT_T_EVICT ?
 				CACHE_EXT_EJECT_TIMEOUT :

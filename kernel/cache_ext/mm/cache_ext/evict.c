@@ -44,7 +44,7 @@ module_param(evict_budget_ms, uint, 0644);
 MODULE_PARM_DESC(evict_budget_ms,
 		 "ms one evict_folios() call may take; 4 calls in a row over it eject the policy");
 
-static unsigned int event_budget_ms = 10;
+static unsigned int event_budget_ms = 200;
 module_param(event_budget_ms, uint, 0644);
 MODULE_PARM_DESC(event_budget_ms,
 		 "ms one event callback (folio_added, ...) may take; 4 in a row over it eject");
@@ -89,15 +89,13 @@ struct cache_ext_evict_req {
 };
 
 /*
- * The request evict_folios() is answering on this CPU.  It runs with
- * preemption disabled, so a ctx pointer from BPF is genuine exactly when
- * it matches.
+ * The request of the evict_folios() call running here, if @ctx is its
+ * context: a ctx pointer from BPF is genuine exactly when it matches.
  */
-static DEFINE_PER_CPU(struct cache_ext_evict_req *, current_req);
-
 static struct cache_ext_evict_req *req_of(struct cache_ext_eviction_ctx *ctx)
 {
-	struct cache_ext_evict_req *req = this_cpu_read(current_req);
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_evict_req *req = call ? call->req : NULL;
 
 	return req && &req->ctx == ctx ? req : NULL;
 }
@@ -320,13 +318,10 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	 * the isolation of its candidates are done under the lock.
 	 */
 	spin_lock(&b->evict_lock);
-	preempt_disable();
-	this_cpu_write(current_req, &req);
 	cache_ext_enter(&call, b, CACHE_EXT_T_EVICT);
+	call.req = &req;
 	b->ops->evict_folios(&req.ctx, memcg);
 	rc->duration_ns = cache_ext_leave(&call);
-	this_cpu_write(current_req, NULL);
-	preempt_enable();
 
 	if (req.violation)
 		cache_ext_eject(b->policy, req.violation);

@@ -121,6 +121,8 @@ enum cache_ext_timed {
  *	its candidates; taken before @lock
  * @overruns: consecutive calls over their time budget, for each timed
  *	callback (&enum cache_ext_timed)
+ * @overrun_end: local_clock() when the last overrun counted in @overruns
+ *	ended; an overrun that began before it overlapped that one
  *
  * Published in &mem_cgroup.cache_ext with RCU; freed only after a grace
  * period, once no hook can still be running one of its callbacks.
@@ -141,6 +143,7 @@ struct cache_ext_binding {
 	unsigned long err_stamp;
 	spinlock_t evict_lock;	/* see @evict_lock above */
 	atomic_t overruns[CACHE_EXT_NR_TIMED];
+	u64 overrun_end[CACHE_EXT_NR_TIMED];
 };
 
 /*
@@ -180,6 +183,8 @@ static inline void node_set_list(struct cache_ext_node *node, u32 id_plus_1)
 
 extern struct mutex cache_ext_mutex;
 
+struct cache_ext_evict_req;
+
 /**
  * struct cache_ext_call - a callback of a binding, while it runs
  * @binding: the binding whose callback it is
@@ -189,6 +194,7 @@ extern struct mutex cache_ext_mutex;
  *	counted (cache_ext_note_overrun())
  * @prev: the call this one interrupted on this CPU, or NULL
  * @cb: which callback, for the charge of its time
+ * @req: for evict_folios(), the request it answers (evict.c); else NULL
  *
  * Which binding's callback is running is what the kfuncs act on.  A
  * non-sleeping callback runs with preemption disabled and is recorded per
@@ -203,6 +209,7 @@ struct cache_ext_call {
 	u64 budget;
 	struct cache_ext_call *prev;
 	enum cache_ext_timed cb;
+	struct cache_ext_evict_req *req;
 };
 
 DECLARE_PER_CPU(struct cache_ext_call *, cache_ext_running);
@@ -224,6 +231,7 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 {
 	call->binding = b;
 	call->cb = cb;
+	call->req = NULL;
 	call->budget = cache_ext_budget_ns(cb);
 	preempt_disable();
 	call->prev = this_cpu_read(cache_ext_running);
