@@ -42,45 +42,11 @@
 static char file[PATH_MAX];
 static long total_reads = 48000;
 
-struct reader {
-	const char *file;
-	long reads;
-	uint64_t seed;
-};
-
-static int zipf_reader(const char *cgroup, void *arg)
-{
-	const struct reader *r = arg;
-
-	return zipf_reads(r->file, FILE_PAGES, r->reads, 0.99, r->seed) ?
-	       EXIT_FAILURE : EXIT_SUCCESS;
-}
-
 /* Start @n readers of @path in @cg sharing @reads; 0 or -1. */
 static int start(const char *cg, const char *path, int n, long reads,
 		 uint64_t seed, pid_t *pids)
 {
-	struct reader r = { .file = path, .reads = reads / n };
-	int i;
-
-	for (i = 0; i < n; i++) {
-		r.seed = seed + i;
-		pids[i] = cg_run_nowait(cg, zipf_reader, &r);
-		if (pids[i] < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int reap(pid_t *pids, int n)
-{
-	int i, st, bad = 0;
-
-	for (i = 0; i < n; i++)
-		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
-		    WEXITSTATUS(st))
-			bad++;
-	return bad;
+	return zipf_readers_start(cg, path, FILE_PAGES, n, reads / n, seed, pids);
 }
 
 static long pgpgin(void)
@@ -175,7 +141,7 @@ static int run(const char *cg, unsigned long long id, const char *setup,
 	before = pgpgin();
 	if (start(cg, file, n, total_reads, 1000 * n, pids))
 		return -1;
-	bad = reap(pids, n);
+	bad = readers_wait(pids, n);
 	before = pgpgin() - before;
 	trace_stats(id, name, &s);
 	policy_detach(&p);
@@ -217,7 +183,7 @@ static int run_four(const char *const setups[NR_CGROUPS])
 		if (start(cg[i], path[i], 2, total_reads, 7 * i, pids[i]))
 			return -1;
 	for (i = 0; i < NR_CGROUPS; i++)
-		bad += reap(pids[i], 2);
+		bad += readers_wait(pids[i], 2);
 	printf("\nfour cgroups at once, two readers each:\n");
 	printf("%-18s %7s %9s %9s %8s %7s\n", "policy", "calls", "p50_us",
 	       "p99_us", "rejected", "ejected");

@@ -90,49 +90,10 @@ FIXTURE_TEARDOWN(conc)
 	unlink("/sys/fs/bpf/get_scan_tids");
 }
 
-struct reader {
-	const char *file;
-	uint64_t seed;
-};
-
-/* Zipf(0.99) 4 KiB reads, every page verified. */
-static int zipf_reader(const char *cgroup, void *arg)
-{
-	const struct reader *r = arg;
-
-	return zipf_reads(r->file, FILE_PAGES, READS, 0.99, r->seed) ?
-	       EXIT_FAILURE : EXIT_SUCCESS;
-}
-
-/*
- * Start @n readers of @file in @cg into @pids.  Each child gets its own
- * seed from the fork: the struct is copied with the child.
- */
 static int start_readers(const char *cg, const char *file, int n, pid_t *pids,
 			 uint64_t seed)
 {
-	struct reader r = { .file = file };
-	int i;
-
-	for (i = 0; i < n; i++) {
-		r.seed = seed + i;
-		pids[i] = cg_run_nowait(cg, zipf_reader, &r);
-		if (pids[i] < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Reap @n readers; the number that failed (bad data or I/O error). */
-static int wait_readers(pid_t *pids, int n)
-{
-	int i, st, failed = 0;
-
-	for (i = 0; i < n; i++)
-		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
-		    WEXITSTATUS(st))
-			failed++;
-	return failed;
+	return zipf_readers_start(cg, file, FILE_PAGES, n, READS, seed, pids);
 }
 
 static int scan_file(const char *cgroup, void *path)
@@ -188,7 +149,7 @@ TEST_F_TIMEOUT(conc, eight_readers_every_policy, 600)
 					self->cg_id[0], NULL), 0);
 		ASSERT_EQ(start_readers(self->cg[0], self->file[0], READERS,
 					pids, 1 + i * READERS), 0);
-		EXPECT_EQ(wait_readers(pids, READERS), 0) TH_LOG("%s", policies[i]);
+		EXPECT_EQ(readers_wait(pids, READERS), 0) TH_LOG("%s", policies[i]);
 		calls = trace_count("cache_ext_evict:", id, NULL);
 		TH_LOG("%-12s %ld evict_folios() calls, %ld ejections",
 		       policies[i], calls, ejections(policies[i]));
@@ -224,7 +185,7 @@ TEST_F(conc, four_busy_cgroups)
 
 		snprintf(id, sizeof(id), "cgroup=%llu ",
 			 (unsigned long long)self->cg_id[i]);
-		EXPECT_EQ(wait_readers(pids[i], 2), 0) TH_LOG("%s", policies[i]);
+		EXPECT_EQ(readers_wait(pids[i], 2), 0) TH_LOG("%s", policies[i]);
 		EXPECT_EQ(ejections(policies[i]), 0) TH_LOG("%s", policies[i]);
 		EXPECT_GT(trace_count("cache_ext_evict:", id, NULL), 0)
 			TH_LOG("%s was never asked", policies[i]);
@@ -252,7 +213,7 @@ TEST_F(conc, occasional_overrun_forgiven)
 	for (round = 0; round < 10 && skel->bss->nr_spins < 4; round++) {
 		ASSERT_EQ(start_readers(self->cg[0], self->file[0], 2, pids,
 					7 + 2 * round), 0);
-		EXPECT_EQ(wait_readers(pids, 2), 0);
+		EXPECT_EQ(readers_wait(pids, 2), 0);
 	}
 	TH_LOG("%llu calls, %llu spun past the budget", skel->bss->nr_evict_calls,
 	       skel->bss->nr_spins);

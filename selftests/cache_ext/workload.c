@@ -86,6 +86,47 @@ int zipf_reads(const char *path, size_t pages, size_t nr, double theta,
 	return zipf_reads_tick(path, pages, nr, theta, seed, 0, NULL, NULL);
 }
 
+struct zipf_reader {
+	const char *path;
+	size_t pages, reads;
+	uint64_t seed;
+};
+
+static int zipf_reader(const char *cgroup, void *arg)
+{
+	const struct zipf_reader *r = arg;
+
+	return zipf_reads(r->path, r->pages, r->reads, 0.99, r->seed) ?
+	       EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int zipf_readers_start(const char *cgroup, const char *path, size_t pages,
+		       int n, size_t reads, uint64_t seed, pid_t *pids)
+{
+	struct zipf_reader r = { path, pages, reads, 0 };
+	int i;
+
+	/* Each child gets its copy of @r, and so its own seed. */
+	for (i = 0; i < n; i++) {
+		r.seed = seed + i;
+		pids[i] = cg_run_nowait(cgroup, zipf_reader, &r);
+		if (pids[i] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int readers_wait(const pid_t *pids, int n)
+{
+	int i, st, failed = 0;
+
+	for (i = 0; i < n; i++)
+		if (waitpid(pids[i], &st, 0) != pids[i] || !WIFEXITED(st) ||
+		    WEXITSTATUS(st))
+			failed++;
+	return failed;
+}
+
 int zipf_reads_tick(const char *path, size_t pages, size_t nr, double theta,
 		    uint64_t seed, size_t every, void (*tick)(void *arg),
 		    void *arg)

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Pages read from block devices so far (/proc/vmstat pgpgin / 4). */
 long long disk_pages_read(void);
@@ -39,6 +40,17 @@ int zipf_reads_tick(const char *path, size_t pages, size_t nr, double theta,
 
 /* Reads @path sequentially @loops times, verifying it; 0 or -errno. */
 int scan_reads(const char *path, int loops);
+
+/*
+ * Starts @n processes in @cgroup, each doing @reads zipf_reads() of
+ * @path's @pages pages (theta 0.99), with seeds @seed, @seed + 1, ...;
+ * their pids in @pids.  Returns 0, or -1 if one could not be started.
+ */
+int zipf_readers_start(const char *cgroup, const char *path, size_t pages,
+		       int n, size_t reads, uint64_t seed, pid_t *pids);
+
+/* Waits for @n processes; returns how many failed (bad data, I/O). */
+int readers_wait(const pid_t *pids, int n);
 
 /*
  * The periodic workload of the learned policies: @rounds times, read the
