@@ -13,7 +13,7 @@
  * evict_folios() calls, their decision time (median and 99th
  * percentile), the p99 relative to the same policy's single reader,
  * candidates the kernel rejected, ejections; and pages read from disk per
- * read (pgpgin), which is what the policy is for.
+ * read (pgpgin, disk_pages_read()), which is what the policy is for.
  *
  *   concurrency [-r TOTAL_READS] [-p POLICY,...]
  */
@@ -47,21 +47,6 @@ static int start(const char *cg, const char *path, int n, long reads,
 		 uint64_t seed, pid_t *pids)
 {
 	return zipf_readers_start(cg, path, FILE_PAGES, n, reads / n, seed, pids);
-}
-
-static long pgpgin(void)
-{
-	char line[128];
-	long v = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "pgpgin %ld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
 }
 
 struct stats {
@@ -125,7 +110,7 @@ static int run(const char *cg, unsigned long long id, const char *setup,
 	struct policy p;
 	pid_t pids[MAX_READERS];
 	struct stats s;
-	long before;
+	long long before;
 	int bad;
 
 	snprintf(name, sizeof(name), "%s", setup);
@@ -138,11 +123,11 @@ static int run(const char *cg, unsigned long long id, const char *setup,
 		fprintf(stderr, "concurrency: cannot attach %s\n", setup);
 		return -1;
 	}
-	before = pgpgin();
+	before = disk_pages_read();
 	if (start(cg, file, n, total_reads, 1000 * n, pids))
 		return -1;
 	bad = readers_wait(pids, n);
-	before = pgpgin() - before;
+	before = disk_pages_read() - before;
 	trace_stats(id, name, &s);
 	policy_detach(&p);
 	unlink("/sys/fs/bpf/get_scan_tids");
@@ -151,7 +136,7 @@ static int run(const char *cg, unsigned long long id, const char *setup,
 	printf("%-22s %2d %7ld %9.1f %9.1f %7.2fx %8ld %7ld %10.3f%s\n",
 	       setup, n, s.calls, s.p50_us, s.p99_us,
 	       *p99_one > 0 ? s.p99_us / *p99_one : 0.0, s.rejected, s.ejected,
-	       (double)before / 4 / total_reads, bad ? "  BAD DATA" : "");
+	       (double)before / total_reads, bad ? "  BAD DATA" : "");
 	fflush(stdout);
 	return bad ? -1 : 0;
 }
