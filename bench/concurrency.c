@@ -52,6 +52,7 @@ static int start(const char *cg, const char *path, int n, long reads,
 struct stats {
 	long calls, rejected, ejected;
 	double p50_us, p99_us;
+	double sum_ns, requested, sampled;	/* sums over the calls */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -91,6 +92,11 @@ static void trace_stats(unsigned long long id, const char *policy,
 			continue;
 		s->calls++;
 		s->rejected += prop - acc;
+		s->sum_ns += ns;
+		s->requested += req;
+		p = strstr(p, "sampled=");
+		if (p && sscanf(p, "sampled=%u", &req) == 1)
+			s->sampled += req;
 		if (n < MAX_SAMPLES)
 			d[n++] = ns;
 	}
@@ -133,10 +139,13 @@ static int run(const char *cg, unsigned long long id, const char *setup,
 	unlink("/sys/fs/bpf/get_scan_tids");
 	if (n == 1)
 		*p99_one = s.p99_us;
-	printf("%-22s %2d %7ld %9.1f %9.1f %7.2fx %8ld %7ld %10.3f%s\n",
+	printf("%-22s %2d %7ld %9.1f %9.1f %7.2fx %8ld %7ld %10.3f %8.1f %6.1f %8.0f%s\n",
 	       setup, n, s.calls, s.p50_us, s.p99_us,
 	       *p99_one > 0 ? s.p99_us / *p99_one : 0.0, s.rejected, s.ejected,
-	       (double)before / total_reads, bad ? "  BAD DATA" : "");
+	       (double)before / total_reads,
+	       s.calls ? s.sum_ns / s.calls / 1000 : 0.0,
+	       s.calls ? s.requested / s.calls : 0.0,
+	       s.sampled ? s.sum_ns / s.sampled : 0.0, bad ? "  BAD DATA" : "");
 	fflush(stdout);
 	return bad ? -1 : 0;
 }
@@ -227,9 +236,9 @@ int main(int argc, char **argv)
 
 	printf("Zipf(0.99) 4 KiB reads, %ld in all per row, 64 MiB file, %s cgroup, evict_budget_ms default\n",
 	       total_reads, MEMCG_MAX);
-	printf("%-22s %2s %7s %9s %9s %8s %8s %7s %10s\n", "policy", "N",
-	       "calls", "p50_us", "p99_us", "p99/N=1", "rejected", "ejected",
-	       "disk/read");
+	printf("%-22s %2s %7s %9s %9s %8s %8s %7s %10s %8s %6s %8s\n", "policy",
+	       "N", "calls", "p50_us", "p99_us", "p99/N=1", "rejected",
+	       "ejected", "disk/read", "mean_us", "req", "ns/samp");
 	for (setup = strtok_r(list, ",", &save); setup;
 	     setup = strtok_r(NULL, ",", &save)) {
 		double p99_one = 0;

@@ -15,16 +15,32 @@
  *            tracepoint probe fills the latency histogram on every
  *            evict_folios() call
  *
- * Tracing is off while the reads are timed.  Reported per setup: CPU time
- * (user + system) per read, the median of the rounds, and its ratio to
- * "off"; pages read from disk per read
- * (pgpgin of /proc/vmstat: the VM does nothing else meanwhile); and the
- * registry's memory per cached folio and as a share of the cgroup's
- * memory, from the cache_ext_unbind tracepoint.
+ * make bench-core runs it in a VM whose clock counts instructions (qemu
+ * -icount shift=0: one nanosecond per instruction), so that CPU time is
+ * work done rather than how busy the host was: under plain TCG the same
+ * run varies by 5-30% with the load of the machine, under -icount by a
+ * fraction of a percent.
+ *
+ * Every round runs every setup once, back to back, in an order that
+ * changes from round to round, so that drift of the machine (other VMs,
+ * the host's frequency) hits all setups alike; each setup's cost is
+ * taken relative to "unbound" of the same round, and the rounds' ratios
+ * are summarised by their mean and its 95% confidence interval
+ * (+-2 standard errors), the resolution of the measurement.  Tracing is
+ * off while the reads are timed.  Reported per setup: CPU time
+ * (user + system) per read, the median of the rounds; the ratio to
+ * "unbound" with its interval; pages read from disk per read (pgpgin of
+ * /proc/vmstat: the VM does nothing else meanwhile); and the registry's
+ * memory per cached folio and as a share of the cgroup's memory, from
+ * the cache_ext_unbind tracepoint.
+ *
+ *   core_overhead [-r ROUNDS] [-n READS]
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +61,10 @@
 
 #define FILE_PAGES	32768		/* 128 MiB */
 #define MEMCG_MAX	"32M"
-#define NR_READS	20000
-#define ROUNDS		5
+#define MAX_ROUNDS	64
+
+static int nr_reads = 10000;
+static int rounds = 12;
 
 enum setup { OFF, UNBOUND, NOOP, FIFO, FIFO_CTL, NR_SETUPS };
 static const char *const setup_names[NR_SETUPS] = {
@@ -72,7 +90,7 @@ static int reader(const char *cgroup, void *arg)
 	fd = open(file, O_RDONLY);
 	if (fd < 0)
 		return EXIT_FAILURE;
-	for (i = 0; i < NR_READS; i++) {
+	for (i = 0; i < nr_reads; i++) {
 		off_t page = rand_r(&seed) % FILE_PAGES;
 
 		if (pread(fd, buf, PAGE_SZ, page * PAGE_SZ) != PAGE_SZ)
@@ -116,9 +134,9 @@ static int run_once(const char *cg, struct result *r)
 	after = pgpgin();
 	close(pipefd[0]);
 	close(pipefd[1]);
-	r->cpu_us_per_read = us / NR_READS;
+	r->cpu_us_per_read = us / nr_reads;
 	r->misses_per_read = (double)(after - before) / (PAGE_SZ / 1024) /
-			     NR_READS;
+			     nr_reads;
 	return 0;
 }
 
@@ -150,32 +168,99 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double median(double *v, int n)
+static double median(const double *v, int n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
+	double s[MAX_ROUNDS];
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s[n / 2];
+}
+
+/* Mean of @v and the half-width of its 95% confidence interval. */
+static double mean_ci(const double *v, int n, double *ci)
+{
+	double sum = 0, sq = 0, mean;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+		sq += (v[i] - mean) * (v[i] - mean);
+	*ci = n > 1 ? 2 * sqrt(sq / (n - 1) / n) : 0;
+	return mean;
+}
+
+static struct noop *noop;
+static struct fifo *fifo;
+static struct bpf_link *noop_link, *fifo_link;
+static char *cg[NR_SETUPS];
+
+static int attach_all(void)
+{
+	noop_link = bpf_map__attach_struct_ops(noop->maps.noop);
+	fifo_link = bpf_map__attach_struct_ops(fifo->maps.fifo);
+	return noop_link && fifo_link ? 0 : -1;
+}
+
+static void detach_all(void)
+{
+	bpf_link__destroy(noop_link);
+	bpf_link__destroy(fifo_link);
+	noop_link = fifo_link = NULL;
+}
+
+/* One run of setup @s; the module is loaded around fifo+ctl. */
+static int run_setup(int s, struct result *res, long *evict_calls)
+{
+	long before = 0;
+
+	if (s == FIFO_CTL) {
+		if (ctl_module_load())
+			return -1;
+		before = fifo_evict_calls();
+	}
+	if (run_once(cg[s], res))
+		return -1;
+	if (s == FIFO_CTL) {
+		*evict_calls += fifo_evict_calls() - before;
+		ctl_module_unload();
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	double cpu[NR_SETUPS][ROUNDS], misses[NR_SETUPS][ROUNDS];
+	static double cpu[NR_SETUPS][MAX_ROUNDS], misses[NR_SETUPS][MAX_ROUNDS];
+	static double ratio[NR_SETUPS][MAX_ROUNDS];
 	const char *cg_names[NR_SETUPS] = {
 		"bench_off", "bench_unbound", "bench_noop", "bench_fifo",
 		"bench_fifo"
 	};
 	const char *ko = getenv("CACHE_EXT_CTL_KO");
+	int nr_setups = ko ? NR_SETUPS : FIFO_CTL;
 	long evict_calls = 0;
-	char *cg[NR_SETUPS];
-	struct bpf_link *noop_link, *fifo_link;
-	struct noop *noop;
-	struct fifo *fifo;
-	double base;
-	int s, r;
+	int s, r, i, opt;
 
-	if (argc > 1) {
-		printf("usage: %s\n\nRun in the cache_ext VM: make bench-core.\n",
-		       argv[0]);
-		return strcmp(argv[1], "-h") ? 2 : 0;
+	while ((opt = getopt(argc, argv, "r:n:h")) != -1) {
+		switch (opt) {
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'n':
+			nr_reads = atoi(optarg);
+			break;
+		default:
+			printf("usage: %s [-r ROUNDS] [-n READS]\n\nRun in the cache_ext VM: make bench-core.\n",
+			       argv[0]);
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	if (rounds < 2 || rounds > MAX_ROUNDS || nr_reads < 1) {
+		fprintf(stderr, "core_overhead: -r takes 2..%d rounds, -n a positive count\n",
+			MAX_ROUNDS);
+		return 2;
 	}
 	if (!scratch_dir()) {
 		fprintf(stderr, "core_overhead: run it in the VM (make bench-core)\n");
@@ -191,16 +276,6 @@ int main(int argc, char **argv)
 	}
 	cg[FIFO_CTL] = cg[FIFO];
 
-	/* "off": nothing bound anywhere yet. */
-	for (r = 0; r < ROUNDS; r++) {
-		struct result res;
-
-		if (run_once(cg[OFF], &res))
-			return 1;
-		cpu[OFF][r] = res.cpu_us_per_read;
-		misses[OFF][r] = res.misses_per_read;
-	}
-
 	noop = noop__open();
 	fifo = fifo__open();
 	if (!noop || !fifo)
@@ -209,63 +284,67 @@ int main(int argc, char **argv)
 	fifo->struct_ops.fifo->cgroup_id = cgroup_id_of(cg[FIFO]);
 	if (noop__load(noop) || fifo__load(fifo))
 		return 1;
-	noop_link = bpf_map__attach_struct_ops(noop->maps.noop);
-	fifo_link = bpf_map__attach_struct_ops(fifo->maps.fifo);
-	if (!noop_link || !fifo_link)
-		return 1;
 
-	/*
-	 * The bound setups, interleaved so that drift hits all alike; the
-	 * module is loaded for the fifo+ctl run of each round and unloaded
-	 * after it.
-	 */
-	for (r = 0; r < ROUNDS; r++) {
-		for (s = UNBOUND; s < NR_SETUPS; s++) {
-			struct result res;
-			long before = 0;
+	printf("workload: %d random 4 KiB preads over a %d MiB file, memory.max=%s, %d rounds\n",
+	       nr_reads, FILE_PAGES * PAGE_SZ >> 20, MEMCG_MAX, rounds);
+	for (r = 0; r < rounds; r++) {
+		struct result res[NR_SETUPS];
+		int order[NR_SETUPS - 1], n = 0;
 
-			if (s == FIFO_CTL) {
-				if (!ko || ctl_module_load())
-					break;
-				before = fifo_evict_calls();
-			}
-			if (run_once(cg[s], &res))
+		/* "off" first in even rounds, last in odd ones. */
+		if (r % 2 == 0 && run_once(cg[OFF], &res[OFF]))
+			return 1;
+		if (attach_all())
+			return 1;
+		/* The bound setups, rotated by one each round. */
+		for (i = 0; i < nr_setups - 1; i++)
+			order[n++] = UNBOUND + (i + r) % (nr_setups - 1);
+		for (i = 0; i < n; i++)
+			if (run_setup(order[i], &res[order[i]], &evict_calls))
 				return 1;
-			if (s == FIFO_CTL) {
-				evict_calls += fifo_evict_calls() - before;
-				ctl_module_unload();
-			}
-			cpu[s][r] = res.cpu_us_per_read;
-			misses[s][r] = res.misses_per_read;
+		detach_all();
+		if (r % 2 == 1 && run_once(cg[OFF], &res[OFF]))
+			return 1;
+		for (s = 0; s < nr_setups; s++) {
+			cpu[s][r] = res[s].cpu_us_per_read;
+			misses[s][r] = res[s].misses_per_read;
+			ratio[s][r] = res[s].cpu_us_per_read /
+				      res[UNBOUND].cpu_us_per_read;
 		}
+		fprintf(stderr, "round %d/%d: unbound %.2f noop %.2f fifo %.2f us/read\n",
+			r + 1, rounds, cpu[UNBOUND][r], cpu[NOOP][r], cpu[FIFO][r]);
 	}
 
-	printf("workload: %d random 4 KiB preads over a %d MiB file, memory.max=%s, %d rounds\n\n",
-	       NR_READS, FILE_PAGES * PAGE_SZ >> 20, MEMCG_MAX, ROUNDS);
-	printf("%-10s %16s %12s %16s\n", "setup", "cpu us/read", "vs off",
-	       "disk reads/read");
-	base = median(cpu[OFF], ROUNDS);
-	for (s = 0; s < NR_SETUPS; s++) {
-		double c;
+	printf("\n%-10s %12s %22s %16s\n", "setup", "cpu us/read",
+	       "vs unbound (95% CI)", "disk reads/read");
+	for (s = 0; s < nr_setups; s++) {
+		double ci, m = mean_ci(ratio[s], rounds, &ci);
 
-		if (s == FIFO_CTL && !evict_calls)
-			break;
-		c = median(cpu[s], ROUNDS);
-		printf("%-10s %16.2f %11.3fx %16.3f\n", setup_names[s], c,
-		       c / base, median(misses[s], ROUNDS));
+		printf("%-10s %12.2f %+13.2f%% +-%.2f%% %16.3f\n", setup_names[s],
+		       median(cpu[s], rounds), (m - 1) * 100, ci * 100,
+		       median(misses[s], rounds));
 	}
 	if (evict_calls) {
-		double per_run = (double)evict_calls / ROUNDS;
-		double diff = median(cpu[FIFO_CTL], ROUNDS) -
-			      median(cpu[FIFO], ROUNDS);
+		double per_run = (double)evict_calls / rounds, ci, m;
+		double d[MAX_ROUNDS];
 
-		/* What 5% run-to-run noise of a read amounts to per call. */
-		printf("\nhistogram probe: %+.0f ns per evict_folios() call (fifo+ctl - fifo, %.0f calls per run); resolution of this measurement: +-%.0f ns\n",
-		       diff * 1000.0 * NR_READS / per_run, per_run,
-		       0.05 * median(cpu[FIFO], ROUNDS) * 1000.0 * NR_READS /
-		       per_run);
+		for (r = 0; r < rounds; r++)
+			d[r] = (cpu[FIFO_CTL][r] - cpu[FIFO][r]) * 1000.0 *
+			       nr_reads / per_run;
+		m = mean_ci(d, rounds, &ci);
+		printf("\nhistogram probe: %+.0f ns +-%.0f ns per evict_folios() call (fifo+ctl - fifo, %.0f calls per run)\n",
+		       m, ci, per_run);
 	}
 
+	if (attach_all())
+		return 1;
+	/* Fill the fifo cgroup for the registry's size. */
+	{
+		struct result res;
+
+		if (run_once(cg[FIFO], &res))
+			return 1;
+	}
 	/* Registry size: unbind fifo while its cgroup is full. */
 	if (trace_start())
 		return 1;

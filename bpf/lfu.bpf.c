@@ -4,11 +4,12 @@
  *
  * Keeps a small hot set that a one-time scan of a large file would flush
  * out of FIFO or LRU: scanned folios are used once, hot ones many times.
- * Each folio's access count lives in a hash map.  On eviction the policy
+ * Each folio's access count is its per-folio state (4 bytes in the
+ * kernel's registry, no map).  On eviction the policy
  * scores a sample of sample_per_candidate folios per requested candidate
  * (20 x 32 = 640 by default, as in the cache_ext paper) from the head of
  * its list with bpf_cache_ext_propose_scored(); the kernel keeps the
- * lowest counts.  Every sampled folio is rotated to the tail, so the next
+ * lowest counts.  The sampled folios are rotated to the tail, so the next
  * sample looks at folios not seen for the longest time.
  *
  * Knobs: sample_per_candidate (1..64), max_count (saturation; counts never
@@ -23,8 +24,6 @@ char _license[] SEC("license") = "GPL";
 const volatile u32 sample_per_candidate = 20;
 const volatile u32 max_count = 1000000;
 
-CACHE_EXT_FOLIO_MAP(lfu_counts, u32, CACHE_EXT_MAX_FOLIOS);
-
 s32 CACHE_EXT_OP_SLEEPABLE(lfu_init, struct mem_cgroup *memcg)
 {
 	if (sample_per_candidate < 1 || sample_per_candidate > 64)
@@ -34,34 +33,26 @@ s32 CACHE_EXT_OP_SLEEPABLE(lfu_init, struct mem_cgroup *memcg)
 
 void CACHE_EXT_OP(lfu_added, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 key = (u64)folio;
-	u32 one = 1;
+	u32 *count = cache_ext_folio_state(folio, u32);
 
-	bpf_map_update_elem(&lfu_counts, &key, &one, BPF_ANY);
+	if (count)
+		*count = 1;
 	bpf_cache_ext_list_add(memcg, LFU_LIST, folio, CACHE_EXT_TAIL);
 }
 
 void CACHE_EXT_OP(lfu_accessed, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 key = (u64)folio;
-	u32 *count = bpf_map_lookup_elem(&lfu_counts, &key);
+	u32 *count = cache_ext_folio_state(folio, u32);
 
 	if (count && *count < max_count)
-		__sync_fetch_and_add(count, 1);
-}
-
-void CACHE_EXT_OP(lfu_removed, struct folio *folio, struct mem_cgroup *memcg)
-{
-	u64 key = (u64)folio;
-
-	bpf_map_delete_elem(&lfu_counts, &key);
+		(*count)++;
 }
 
 void CACHE_EXT_OP(lfu_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
 	cache_ext_score_by_count(req, memcg, LFU_LIST,
-				 sample_per_candidate * req->nr_requested, &lfu_counts);
+				 sample_per_candidate * req->nr_requested);
 }
 
 SEC(".struct_ops.link")
@@ -69,7 +60,6 @@ struct cache_ext_ops lfu = {
 	.init		= (void *)lfu_init,
 	.folio_added	= (void *)lfu_added,
 	.folio_accessed	= (void *)lfu_accessed,
-	.folio_removed	= (void *)lfu_removed,
 	.evict_folios	= (void *)lfu_evict,
 	.name		= "lfu",
 };

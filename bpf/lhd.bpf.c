@@ -18,6 +18,10 @@
  * the list, scores each with its density and lets the kernel evict the
  * lowest (batch scoring); sampled folios rotate to the tail.
  *
+ * A folio's state is its 4 bytes of per-folio state: its class (hits,
+ * saturated at 3) and the low 30 bits of the clock at its last access,
+ * so ages are right up to 2^30 accesses, far beyond the oldest age class.
+ *
  * The reconfiguration never runs in the eviction path: it is the
  * BPF_PROG_TYPE_SYSCALL program lhd_reconfigure, run from user space
  * (bpf_prog_test_run, or cachectl), and a BPF timer runs it every
@@ -36,10 +40,14 @@ char _license[] SEC("license") = "GPL";
 const volatile u32 sample_per_candidate = 8;
 const volatile u32 reconfigure_ms = 500;
 
-struct lhd_folio {
-	u64 last;	/* access clock at the last access */
-	u32 hits;
-};
+#define STAMP_BITS	30
+#define STAMP_MASK	((1U << STAMP_BITS) - 1)
+
+/* Per-folio state: (clock at the last access) << 2 | class. */
+static u32 folio_state(u64 clock, u32 class)
+{
+	return (u32)(clock & STAMP_MASK) << 2 | class;
+}
 
 struct lhd_cgroup {
 	u64 clock;		/* accesses and insertions so far */
@@ -51,7 +59,6 @@ struct lhd_cgroup {
 	u32 density[NR_CLASSES][NR_AGES];
 };
 
-CACHE_EXT_FOLIO_MAP(lhd_folios, struct lhd_folio, CACHE_EXT_MAX_FOLIOS);
 CACHE_EXT_CGROUP_MAP(lhd_cgroups, struct lhd_cgroup);
 
 struct lhd_timer {
@@ -75,11 +82,17 @@ static u32 class_of(u32 hits)
 	return hits < NR_CLASSES ? hits : NR_CLASSES - 1;
 }
 
-static u32 age_of(struct lhd_cgroup *cg, u64 last)
+/* Age class of a folio whose state is @st. */
+static u32 age_of(struct lhd_cgroup *cg, u32 st)
 {
-	u64 age = (cg->clock - last) >> (cg->age_shift & 63);
+	u32 shift = cg->age_shift & 31;
+	u32 age = (((u32)cg->clock - (st >> 2)) & STAMP_MASK) >> shift;
 
-	return age < NR_AGES ? age : NR_AGES - 1;
+	if (age >= NR_AGES)
+		age = NR_AGES - 1;
+	/* Keep the mask: the verifier must see the index bounded. */
+	barrier_var(age);
+	return age & (NR_AGES - 1);
 }
 
 /* Before the first reconfiguration: younger is denser (LRU-like). */
@@ -114,7 +127,7 @@ static long reconfigure_one(struct bpf_map *map, u64 *id,
 		}
 	}
 	/* A turnover of the cache spans NR_AGES / 4 ticks. */
-	while (shift < 40 && (turnover >> shift) > NR_AGES / 4)
+	while (shift < STAMP_BITS && (turnover >> shift) > NR_AGES / 4)
 		shift++;
 	cg->age_shift = shift;
 	cg->reconfigs++;
@@ -184,48 +197,45 @@ void CACHE_EXT_OP(lhd_exit, struct mem_cgroup *memcg)
 
 void CACHE_EXT_OP(lhd_added, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 id = cache_ext_memcg_id(memcg), key = (u64)folio;
+	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
-	struct lhd_folio st = {};
+	u32 *st = cache_ext_folio_state(folio, u32);
 
-	if (!cg)
+	if (!cg || !st)
 		return;
-	st.last = __sync_fetch_and_add(&cg->clock, 1);
+	*st = folio_state(__sync_fetch_and_add(&cg->clock, 1), 0);
 	__sync_fetch_and_add(&cg->nr_folios, 1);
-	bpf_map_update_elem(&lhd_folios, &key, &st, BPF_ANY);
 	bpf_cache_ext_list_add(memcg, LHD_LIST, folio, CACHE_EXT_TAIL);
 }
 
 void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 id = cache_ext_memcg_id(memcg), key = (u64)folio;
+	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
-	struct lhd_folio *st = bpf_map_lookup_elem(&lhd_folios, &key);
+	u32 *st = cache_ext_folio_state(folio, u32);
 	u32 c, a;
 
 	if (!cg || !st)
 		return;
-	c = class_of(st->hits) & (NR_CLASSES - 1);
-	a = age_of(cg, st->last) & (NR_AGES - 1);
+	c = *st & (NR_CLASSES - 1);
+	a = age_of(cg, *st) & (NR_AGES - 1);
 	__sync_fetch_and_add(&cg->hits[c][a], 1);
-	st->hits++;
-	st->last = __sync_fetch_and_add(&cg->clock, 1);
+	*st = folio_state(__sync_fetch_and_add(&cg->clock, 1), class_of(c + 1));
 }
 
 void CACHE_EXT_OP(lhd_removed, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 id = cache_ext_memcg_id(memcg), key = (u64)folio;
+	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
-	struct lhd_folio *st = bpf_map_lookup_elem(&lhd_folios, &key);
+	u32 *st = cache_ext_folio_state(folio, u32);
 	u32 c, a;
 
 	if (cg && st) {
-		c = class_of(st->hits) & (NR_CLASSES - 1);
-		a = age_of(cg, st->last) & (NR_AGES - 1);
+		c = *st & (NR_CLASSES - 1);
+		a = age_of(cg, *st) & (NR_AGES - 1);
 		__sync_fetch_and_add(&cg->evictions[c][a], 1);
 		__sync_fetch_and_sub(&cg->nr_folios, 1);
 	}
-	bpf_map_delete_elem(&lhd_folios, &key);
 }
 
 void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
@@ -234,7 +244,7 @@ void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
 	s64 size = bpf_cache_ext_list_size(memcg, LHD_LIST);
-	u32 sample = sample_per_candidate * req->nr_requested;
+	u32 sample = sample_per_candidate * req->nr_requested, seen = 0;
 	struct folio *folio;
 
 	if (!cg)
@@ -242,19 +252,18 @@ void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
 	if (size < sample)
 		sample = size > 0 ? size : 0;
 	for_each_list_folio(folio, memcg, LHD_LIST, sample) {
-		u64 key = (u64)folio;
-		struct lhd_folio *st;
-		u32 density = 0;
+		u32 *st, density = 0;
 
-		bpf_cache_ext_list_move(memcg, LHD_LIST, folio, CACHE_EXT_TAIL);
+		seen++;
 		if (cache_ext_folio_busy(folio))
 			continue;
-		st = bpf_map_lookup_elem(&lhd_folios, &key);
+		st = cache_ext_folio_state(folio, u32);
 		if (st)
-			density = cg->density[class_of(st->hits) & (NR_CLASSES - 1)]
-					     [age_of(cg, st->last) & (NR_AGES - 1)];
+			density = cg->density[*st & (NR_CLASSES - 1)]
+					     [age_of(cg, *st) & (NR_AGES - 1)];
 		bpf_cache_ext_propose_scored(req, folio, density);
 	}
+	bpf_cache_ext_list_rotate(memcg, LHD_LIST, seen);
 }
 
 SEC(".struct_ops.link")

@@ -38,6 +38,7 @@ char _license[] SEC("license") = "GPL";
 #define MAX_REFS	7
 #define MIN_LRU_BATCH	64
 
+/* Per-folio state (the folio's 4 bytes in the registry). */
 struct mg_folio {
 	u8 used;	/* first use seen */
 	u8 refs;	/* uses after the first, <= MAX_REFS */
@@ -56,7 +57,6 @@ struct mg_cgroup {
 	u64 protected[NR_HIST][NR_TIERS];
 };
 
-CACHE_EXT_FOLIO_MAP(mg_folios, struct mg_folio, CACHE_EXT_MAX_FOLIOS);
 CACHE_EXT_CGROUP_MAP(mg_cgroups, struct mg_cgroup);
 
 struct {
@@ -112,10 +112,10 @@ void CACHE_EXT_OP_SLEEPABLE(mglru_exit, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(mglru_added, struct folio *folio, struct mem_cgroup *memcg)
 {
 	struct mg_cgroup *cg = cgroup_of(memcg);
+	struct mg_folio *st = cache_ext_folio_state(folio, struct mg_folio);
 	struct cache_ext_page_key page;
-	struct mg_folio st = {};
-	u64 key = (u64)folio, seq;
 	struct mg_ghost *ghost;
+	u64 seq;
 
 	if (!cg)
 		return;
@@ -133,14 +133,16 @@ void CACHE_EXT_OP(mglru_added, struct folio *folio, struct mem_cgroup *memcg)
 		}
 		bpf_map_delete_elem(&mg_ghosts, &page);
 	}
-	bpf_map_update_elem(&mg_folios, &key, &st, BPF_ANY);
+	if (st) {
+		st->used = 0;
+		st->refs = 0;
+	}
 	bpf_cache_ext_list_add(memcg, seq % NR_GENS, folio, CACHE_EXT_TAIL);
 }
 
 void CACHE_EXT_OP(mglru_accessed, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 key = (u64)folio;
-	struct mg_folio *st = bpf_map_lookup_elem(&mg_folios, &key);
+	struct mg_folio *st = cache_ext_folio_state(folio, struct mg_folio);
 
 	if (!st)
 		return;
@@ -153,8 +155,7 @@ void CACHE_EXT_OP(mglru_accessed, struct folio *folio, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(mglru_removed, struct folio *folio, struct mem_cgroup *memcg)
 {
 	struct mg_cgroup *cg = cgroup_of(memcg);
-	u64 key = (u64)folio;
-	struct mg_folio *st = bpf_map_lookup_elem(&mg_folios, &key);
+	struct mg_folio *st = cache_ext_folio_state(folio, struct mg_folio);
 	struct cache_ext_page_key page;
 	struct mg_ghost ghost;
 
@@ -165,7 +166,6 @@ void CACHE_EXT_OP(mglru_removed, struct folio *folio, struct mem_cgroup *memcg)
 		cache_ext_page_key(&page, folio, memcg);
 		bpf_map_update_elem(&mg_ghosts, &page, &ghost, BPF_ANY);
 	}
-	bpf_map_delete_elem(&mg_folios, &key);
 }
 
 /* The kernel's read_ctrl_pos(): refaults and total of a tier. */
@@ -253,13 +253,12 @@ void CACHE_EXT_OP(mglru_evict, struct cache_ext_eviction_ctx *req,
 		}
 		tier_idx = get_tier_idx(cg);
 		for_each_list_folio(folio, memcg, list, budget) {
-			u64 key = (u64)folio;
 			struct mg_folio *st;
 			u32 tier;
 
 			if (req->nr_proposed >= req->nr_requested)
 				break;
-			st = bpf_map_lookup_elem(&mg_folios, &key);
+			st = cache_ext_folio_state(folio, struct mg_folio);
 			tier = st ? tier_of(st->refs) : 0;
 			if (tier > tier_idx) {
 				__sync_fetch_and_add(&cg->protected[cg->min_seq % NR_HIST][tier & (NR_TIERS - 1)], 1);

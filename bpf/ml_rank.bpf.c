@@ -48,7 +48,6 @@ void CACHE_EXT_OP(ml_rank_evict, struct cache_ext_eviction_ctx *req,
 	if (size < sample)
 		sample = size > 0 ? size : 0;
 	for_each_list_folio(folio, memcg, FIFO_LIST, sample) {
-		bpf_cache_ext_list_move(memcg, FIFO_LIST, folio, CACHE_EXT_TAIL);
 		pos++;
 		if (cache_ext_folio_busy(folio))
 			continue;
@@ -58,6 +57,7 @@ void CACHE_EXT_OP(ml_rank_evict, struct cache_ext_eviction_ctx *req,
 		}
 		bpf_cache_ext_propose_scored(req, folio, logit);
 	}
+	bpf_cache_ext_list_rotate(memcg, FIFO_LIST, pos);
 }
 
 SEC(".struct_ops.link")

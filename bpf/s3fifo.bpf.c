@@ -27,6 +27,7 @@ char _license[] SEC("license") = "GPL";
 const volatile u32 small_percent = 10;
 const volatile u32 move_to_main_hits = 1;
 
+/* Per-folio state (the folio's 4 bytes in the registry). */
 struct s3_folio {
 	u8 queue;	/* SMALL or MAIN */
 	u8 used;	/* first use seen */
@@ -37,7 +38,6 @@ struct s3_cgroup {
 	u64 ghost_clock;	/* ghost insertions so far */
 };
 
-CACHE_EXT_FOLIO_MAP(s3_folios, struct s3_folio, CACHE_EXT_MAX_FOLIOS);
 CACHE_EXT_CGROUP_MAP(s3_cgroups, struct s3_cgroup);
 
 /* Ghost FIFO: page -> ghost clock at insertion; older than |M| = gone. */
@@ -83,29 +83,30 @@ static u64 ghost_capacity(struct mem_cgroup *memcg)
 
 void CACHE_EXT_OP(s3fifo_added, struct folio *folio, struct mem_cgroup *memcg)
 {
-	struct s3_folio st = { .queue = SMALL };
-	u64 id = cache_ext_memcg_id(memcg), key = (u64)folio;
+	struct s3_folio *st = cache_ext_folio_state(folio, struct s3_folio);
+	u64 id = cache_ext_memcg_id(memcg);
 	struct cache_ext_page_key page;
 	struct s3_cgroup *cg;
+	u32 queue = SMALL;
 	u64 *seen;
 
 	cg = bpf_map_lookup_elem(&s3_cgroups, &id);
 	cache_ext_page_key(&page, folio, memcg);
 	seen = bpf_map_lookup_elem(&s3_ghosts, &page);
 	if (seen && cg && cg->ghost_clock - *seen < ghost_capacity(memcg)) {
-		st.queue = MAIN;
+		queue = MAIN;
 		__sync_fetch_and_add(&nr_ghost_hits, 1);
 	}
 	if (seen)
 		bpf_map_delete_elem(&s3_ghosts, &page);
-	bpf_map_update_elem(&s3_folios, &key, &st, BPF_ANY);
-	bpf_cache_ext_list_add(memcg, st.queue, folio, CACHE_EXT_TAIL);
+	if (st)
+		st->queue = queue;
+	bpf_cache_ext_list_add(memcg, queue, folio, CACHE_EXT_TAIL);
 }
 
 void CACHE_EXT_OP(s3fifo_accessed, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 key = (u64)folio;
-	struct s3_folio *st = bpf_map_lookup_elem(&s3_folios, &key);
+	struct s3_folio *st = cache_ext_folio_state(folio, struct s3_folio);
 
 	if (!st)
 		return;
@@ -117,8 +118,8 @@ void CACHE_EXT_OP(s3fifo_accessed, struct folio *folio, struct mem_cgroup *memcg
 
 void CACHE_EXT_OP(s3fifo_removed, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 id = cache_ext_memcg_id(memcg), key = (u64)folio;
-	struct s3_folio *st = bpf_map_lookup_elem(&s3_folios, &key);
+	struct s3_folio *st = cache_ext_folio_state(folio, struct s3_folio);
+	u64 id = cache_ext_memcg_id(memcg);
 	struct cache_ext_page_key page;
 	struct s3_cgroup *cg;
 
@@ -130,7 +131,6 @@ void CACHE_EXT_OP(s3fifo_removed, struct folio *folio, struct mem_cgroup *memcg)
 		cache_ext_page_key(&page, folio, memcg);
 		bpf_map_update_elem(&s3_ghosts, &page, &clock, BPF_ANY);
 	}
-	bpf_map_delete_elem(&s3_folios, &key);
 }
 
 static bool small_too_big(s64 small, s64 main)
@@ -149,13 +149,12 @@ void CACHE_EXT_OP(s3fifo_evict, struct cache_ext_eviction_ctx *req,
 	/* S first, while it holds more than its share (or M is empty). */
 	budget = small > 0 ? (small < 1024 ? small : 1024) : 0;
 	for_each_list_folio(folio, memcg, SMALL, budget) {
-		u64 key = (u64)folio;
 		struct s3_folio *st;
 
 		if (req->nr_proposed >= req->nr_requested ||
 		    (main > 0 && !small_too_big(small, main)))
 			break;
-		st = bpf_map_lookup_elem(&s3_folios, &key);
+		st = cache_ext_folio_state(folio, struct s3_folio);
 		if (st && st->hits >= move_to_main_hits) {
 			st->queue = MAIN;
 			st->hits = 0;
@@ -172,12 +171,11 @@ void CACHE_EXT_OP(s3fifo_evict, struct cache_ext_eviction_ctx *req,
 	/* Then M: FIFO with reinsertion; a moved folio is not seen twice. */
 	budget = main > 0 ? (main < 1024 ? main : 1024) : 0;
 	for_each_list_folio(folio, memcg, MAIN, budget) {
-		u64 key = (u64)folio;
 		struct s3_folio *st;
 
 		if (req->nr_proposed >= req->nr_requested)
 			break;
-		st = bpf_map_lookup_elem(&s3_folios, &key);
+		st = cache_ext_folio_state(folio, struct s3_folio);
 		if (st && st->hits) {
 			st->hits--;
 			bpf_cache_ext_list_move(memcg, MAIN, folio, CACHE_EXT_TAIL);

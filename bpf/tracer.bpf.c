@@ -25,8 +25,6 @@ char _license[] SEC("license") = "GPL";
 
 const volatile u32 oversample = 4;
 
-CACHE_EXT_FOLIO_MAP(tracer_counts, u32, CACHE_EXT_MAX_FOLIOS);
-
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);
@@ -67,38 +65,31 @@ s32 CACHE_EXT_OP_SLEEPABLE(tracer_init, struct mem_cgroup *memcg)
 
 void CACHE_EXT_OP(tracer_added, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 key = (u64)folio;
-	u32 zero = 0;
-
-	bpf_map_update_elem(&tracer_counts, &key, &zero, BPF_ANY);
 	bpf_cache_ext_list_add(memcg, TRACER_LIST, folio, CACHE_EXT_TAIL);
 	emit(folio, LC_EV_INSERT, bpf_ktime_get_ns(), false);
 }
 
 void CACHE_EXT_OP(tracer_accessed, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 key = (u64)folio, now = bpf_ktime_get_ns();
-	u32 *count = bpf_map_lookup_elem(&tracer_counts, &key);
+	u32 *count = cache_ext_folio_state(folio, u32);
+	u64 now = bpf_ktime_get_ns();
 
 	if (count)
-		__sync_fetch_and_add(count, 1);
+		(*count)++;
 	lc_record_access(folio, now);
 	emit(folio, LC_EV_ACCESS, now, false);
 }
 
 void CACHE_EXT_OP(tracer_removed, struct folio *folio, struct mem_cgroup *memcg)
 {
-	u64 key = (u64)folio;
-
 	emit(folio, LC_EV_EVICT, bpf_ktime_get_ns(), true);
-	bpf_map_delete_elem(&tracer_counts, &key);
 }
 
 void CACHE_EXT_OP(tracer_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
 	cache_ext_score_by_count(req, memcg, TRACER_LIST,
-				 oversample * req->nr_requested, &tracer_counts);
+				 oversample * req->nr_requested);
 }
 
 SEC(".struct_ops.link")

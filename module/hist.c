@@ -67,7 +67,7 @@ static unsigned int bucket_of(u64 ns)
 /* Runs in reclaim, for every evict_folios() call. */
 static void probe_evict(void *data, u64 cgroup_id, u32 requested,
 			u32 proposed, u32 accepted, u32 reclaimed,
-			u64 duration_ns)
+			u64 duration_ns, u32 sampled)
 {
 	struct latency_hist *h;
 

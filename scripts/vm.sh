@@ -15,6 +15,8 @@
 # Exit status: the command's, or 124 if the VM hit its timeout (default
 # 600 s) and was killed, or 125 if the guest died before reporting a status.
 # Use -i for an interactive shell (serial console on this terminal).
+# VM_QEMU_ARGS adds qemu options (split on blanks), e.g. "-icount shift=0"
+# for a guest clock that counts instructions (bench-core uses it).
 
 set -euo pipefail
 
@@ -28,7 +30,7 @@ MEM=${VM_MEM:-2G}
 SMP=${VM_SMP:-2}
 
 usage() {
-	sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-0}"
 }
 
@@ -80,6 +82,8 @@ QEMU=(qemu-system-x86_64
 	-device virtio-9p-pci,fsdev=top,mount_tag=cache_ext_top
 	-drive file="$RUN/scratch.img",if=virtio,format=raw,cache=unsafe
 	-net none -no-reboot)
+# shellcheck disable=SC2206 # split on blanks on purpose
+QEMU+=(${VM_QEMU_ARGS:-})
 
 if [ $INTERACTIVE -eq 1 ]; then
 	exec "${QEMU[@]}" -nographic

@@ -56,6 +56,10 @@ extern int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 				 struct folio *folio) __ksym;
 extern int bpf_cache_ext_propose_scored(struct cache_ext_eviction_ctx *ctx,
 					struct folio *folio, s64 score) __ksym;
+extern s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
+				     u32 nr) __ksym;
+extern u32 *bpf_cache_ext_folio_data(struct folio *folio,
+				     int rdwr_buf_size) __ksym;
 
 #define CACHE_EXT_HEAD	false
 #define CACHE_EXT_TAIL	true
@@ -70,13 +74,15 @@ extern int bpf_cache_ext_propose_scored(struct cache_ext_eviction_ctx *ctx,
 /* cgroup id of a binding's memcg, as seen by name_to_handle_at(). */
 static __always_inline u64 cache_ext_memcg_id(struct mem_cgroup *memcg)
 {
-	return BPF_CORE_READ(memcg, css.cgroup, kn, id);
+	return memcg->css.cgroup->kn->id;
 }
 
 /* Inode number of a folio's file; 0 once the folio has left the cache. */
 static __always_inline u64 cache_ext_folio_ino(struct folio *folio)
 {
-	return BPF_CORE_READ(folio, mapping, host, i_ino);
+	struct address_space *mapping = folio->mapping;
+
+	return mapping ? mapping->host->i_ino : 0;
 }
 
 /*
@@ -89,7 +95,7 @@ static __always_inline u64 cache_ext_folio_ino(struct folio *folio)
  */
 static __always_inline bool cache_ext_folio_busy(struct folio *folio)
 {
-	unsigned long flags = BPF_CORE_READ(folio, flags);
+	unsigned long flags = folio->flags;
 
 	return (flags & (1UL << PG_locked)) || (flags & (1UL << PG_writeback)) ||
 	       (flags & (1UL << PG_dirty)) || !(flags & (1UL << PG_uptodate)) ||
@@ -99,7 +105,7 @@ static __always_inline bool cache_ext_folio_busy(struct folio *folio)
 /* Page index of a folio in its file. */
 static __always_inline u64 cache_ext_folio_index(struct folio *folio)
 {
-	return BPF_CORE_READ(folio, index);
+	return folio->index;
 }
 
 /*
@@ -119,31 +125,31 @@ static __always_inline void cache_ext_page_key(struct cache_ext_page_key *key,
 					       struct folio *folio,
 					       struct mem_cgroup *memcg)
 {
-	struct inode *host = BPF_CORE_READ(folio, mapping, host);
+	struct inode *host = folio->mapping->host;
 
 	key->cgroup = cache_ext_memcg_id(memcg);
-	key->dev = BPF_CORE_READ(host, i_sb, s_dev);
+	key->dev = host->i_sb->s_dev;
 	key->pad = 0;
-	key->ino = BPF_CORE_READ(host, i_ino);
-	key->index = BPF_CORE_READ(folio, index);
+	key->ino = host->i_ino;
+	key->index = folio->index;
 }
 
 /*
- * Per-folio state of a policy: a hash map from the folio's address to
- * @value_type, allocated on demand (no preallocation), for up to @entries
- * folios.  The policy deletes a folio's entry in folio_removed().  A folio
- * that migration replaces starts over with no state.
+ * Per-folio state of a policy: the folio's u32 in the registry
+ * (bpf_cache_ext_folio_data()), viewed as @type (at most 4 bytes), or
+ * NULL if the folio is not tracked.  Zero when the folio is added, kept
+ * when migration replaces it, gone when it leaves the page cache (in
+ * folio_removed() it is a copy).  The folio a callback is about and the
+ * folio the iterator yielded last are found without a lookup.
  */
-#define CACHE_EXT_FOLIO_MAP(map_name, value_type, entries)		\
-	struct {							\
-		__uint(type, BPF_MAP_TYPE_HASH);			\
-		__uint(map_flags, BPF_F_NO_PREALLOC);			\
-		__uint(max_entries, entries);				\
-		__type(key, u64);					\
-		__type(value, value_type);				\
-	} map_name SEC(".maps")
+#define cache_ext_folio_state(folio, type)				\
+({									\
+	_Static_assert(sizeof(type) <= sizeof(u32),			\
+		       "per-folio state is 4 bytes");			\
+	(type *)bpf_cache_ext_folio_data(folio, sizeof(u32));		\
+})
 
-/* Folios a policy can keep state for: 512 MiB of 4 KiB pages. */
+/* Ghost (history) entries a policy keeps: 512 MiB of 4 KiB pages. */
 #define CACHE_EXT_MAX_FOLIOS	131072
 
 /* Per-cgroup state of a policy bound to several cgroups. */
@@ -176,30 +182,30 @@ cache_ext_propose_from(struct cache_ext_eviction_ctx *req,
 
 /*
  * LFU sampling: score up to @sample folios from the head of @list with
- * the u32 count each has in @counts (a CACHE_EXT_FOLIO_MAP; 0 if none) and
- * rotate them to the tail; the kernel evicts the lowest counts.  Bounded
- * by the list's length, so that no folio comes round twice.
+ * the u32 count each keeps in its per-folio state, then rotate them to
+ * the tail; the kernel evicts the lowest counts.  Bounded by the list's
+ * length, so that no folio comes round twice.
  */
 static __always_inline void
 cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
-			 struct mem_cgroup *memcg, u32 list, u32 sample,
-			 void *counts)
+			 struct mem_cgroup *memcg, u32 list, u32 sample)
 {
 	s64 size = bpf_cache_ext_list_size(memcg, list);
 	struct folio *folio;
+	u32 seen = 0;
 
 	if (size < sample)
 		sample = size > 0 ? size : 0;
 	for_each_list_folio(folio, memcg, list, sample) {
-		u64 key = (u64)folio;
 		u32 *count;
 
-		bpf_cache_ext_list_move(memcg, list, folio, CACHE_EXT_TAIL);
+		seen++;
 		if (cache_ext_folio_busy(folio))
 			continue;
-		count = bpf_map_lookup_elem(counts, &key);
+		count = cache_ext_folio_state(folio, u32);
 		bpf_cache_ext_propose_scored(req, folio, count ? *count : 0);
 	}
+	bpf_cache_ext_list_rotate(memcg, list, seen);
 }
 
 /*

@@ -29,17 +29,17 @@ static __always_inline void lc_keys(struct folio *folio,
 				    struct lc_page_key *pk,
 				    struct lc_inode_key *ik)
 {
-	struct inode *host = BPF_CORE_READ(folio, mapping, host);
+	struct inode *host = folio->mapping->host;
 
-	ik->dev = pk->dev = BPF_CORE_READ(host, i_sb, s_dev);
+	ik->dev = pk->dev = host->i_sb->s_dev;
 	ik->pad = pk->pad = 0;
-	ik->ino = pk->ino = BPF_CORE_READ(host, i_ino);
-	pk->index = BPF_CORE_READ(folio, index);
+	ik->ino = pk->ino = host->i_ino;
+	pk->index = folio->index;
 }
 
 static __always_inline u64 lc_file_pages(struct folio *folio)
 {
-	return (u64)BPF_CORE_READ(folio, mapping, host, i_size) >> 12;
+	return (u64)folio->mapping->host->i_size >> 12;
 }
 
 /* An access to @folio now: update (or create) its page and file state. */

@@ -81,7 +81,7 @@ enum cache_ext_eject_reason {
  * @__opaque: kernel-private, see mm/cache_ext/lists.c
  */
 struct bpf_iter_cache_ext_list {
-	u64 __opaque[6];
+	u64 __opaque[16];
 } __aligned(8);
 
 /**
@@ -329,6 +329,7 @@ struct lruvec;
  * @nr_requested: folios the policy was asked for
  * @nr_proposed: candidates it proposed
  * @duration_ns: time the policy took to decide
+ * @nr_sampled: folios the list iterator yielded to the policy meanwhile
  *
  * Filled by cache_ext_begin_reclaim() for mm/vmscan.c.
  */
@@ -338,6 +339,7 @@ struct cache_ext_reclaim {
 	u32 nr_requested;
 	u32 nr_proposed;
 	u64 duration_ns;
+	u32 nr_sampled;
 };
 
 void __cache_ext_folio_added(struct folio *folio, gfp_t gfp);

@@ -166,6 +166,8 @@ BTF_ID_FLAGS(func, bpf_iter_cache_ext_list_next, KF_ITER_NEXT | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_iter_cache_ext_list_destroy, KF_ITER_DESTROY)
 BTF_ID_FLAGS(func, bpf_cache_ext_propose, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_cache_ext_propose_scored, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_cache_ext_list_rotate, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_cache_ext_folio_data, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_KFUNCS_END(cache_ext_kfunc_ids)
 
 BTF_ID_LIST_SINGLE(cache_ext_ops_type_ids, struct, cache_ext_ops)
@@ -192,9 +194,8 @@ static int __init cache_ext_struct_ops_init(void)
 {
 	int ret;
 
-	ret = cache_ext_registry_setup();
-	ret = ret ?: register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS,
-					       &cache_ext_kfunc_set);
+	ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS,
+					&cache_ext_kfunc_set);
 	ret = ret ?: register_bpf_struct_ops(&bpf_cache_ext_ops, cache_ext_ops);
 	if (ret)
 		pr_err("registering struct cache_ext_ops failed: %d\n", ret);

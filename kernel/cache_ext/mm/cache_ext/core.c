@@ -67,6 +67,9 @@ static void set_sleeping(struct cache_ext_binding *b, struct task_struct *t)
 	sleeping_call.binding = b;
 	sleeping_call.start = local_clock();
 	sleeping_call.budget = U64_MAX;	/* init() and exit() are not timed */
+	sleeping_call.folio = NULL;
+	sleeping_call.check_from = jiffies + MAX_JIFFY_OFFSET;
+	sleeping_call.over = false;
 	WRITE_ONCE(sleeping_task, t);
 }
 
@@ -275,6 +278,20 @@ static void unpublish_binding(struct cache_ext_binding *binding,
 	list_move_tail(&binding->policy_node, dead);
 }
 
+/* Folios tracked by all published bindings, for leak checks. */
+static long registry_live(void)
+{
+	struct cache_ext_policy *policy;
+	struct cache_ext_binding *b;
+	long n = 0;
+
+	lockdep_assert_held(&cache_ext_mutex);
+	list_for_each_entry(policy, &cache_ext_policies, node)
+		list_for_each_entry(b, &policy->bindings, policy_node)
+			n += cache_ext_registry_size(b);
+	return n;
+}
+
 static void destroy_bindings(struct list_head *dead)
 {
 	struct cache_ext_binding *binding, *tmp;
@@ -288,7 +305,7 @@ static void destroy_bindings(struct list_head *dead)
 		cache_ext_registry_destroy(binding);
 		trace_cache_ext_unbind(binding->ops->name,
 				       cgroup_id(binding->memcg->css.cgroup),
-				       tracked, bytes, cache_ext_registry_live());
+				       tracked, bytes, registry_live());
 		notify(CACHE_EXT_EVENT_UNBOUND, binding->ops->name,
 		       cgroup_id(binding->memcg->css.cgroup),
 		       CACHE_EXT_EJECT_NONE);
@@ -381,18 +398,26 @@ struct cache_ext_call *cache_ext_current_call(void)
 }
 
 /**
- * cache_ext_call_over_budget - has the running callback used its time?
+ * cache_ext_call_over_budget - has a callback used its time?
+ * @call: the running call, or NULL
  *
  * The iterator and the proposal kfuncs stop working for a callback past
  * its budget, so that a policy cannot stretch a call by asking for more.
+ * Reading the clock is a good part of a kfunc's cost, so it is read only
+ * from the jiffy before the budget ends (&cache_ext_call.check_from).
  *
- * Return: true if a callback runs here and is past its budget.
+ * Return: true if @call is past its budget.
  */
-bool cache_ext_call_over_budget(void)
+bool cache_ext_call_over_budget(struct cache_ext_call *call)
 {
-	struct cache_ext_call *call = cache_ext_current_call();
-
-	return call && local_clock() - call->start > call->budget;
+	if (!call)
+		return false;
+	if (call->over)
+		return true;
+	if (time_before(jiffies, call->check_from))
+		return false;
+	call->over = local_clock() - call->start > call->budget;
+	return call->over;
 }
 
 /* End every binding of @policy; returns after their exit()s. */
@@ -958,27 +983,29 @@ static struct cache_ext_binding *folio_binding(struct folio *folio)
  */
 void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 {
+	struct cache_ext_prealloc pre = {};
 	struct cache_ext_binding *binding;
 	struct cache_ext_call call;
-	struct cache_ext_node *node;
-	bool admitted = true;
-
-	rcu_read_lock();
-	binding = folio_binding(folio);
-	rcu_read_unlock();
-	if (!binding)
-		return;
-
-	/* May sleep: outside the RCU section, so look the binding up again. */
-	node = cache_ext_node_alloc(gfp & GFP_RECLAIM_MASK & ~__GFP_NOFAIL);
+	bool admitted = true, need = false;
+	u32 idx;
 
 	rcu_read_lock();
 	binding = folio_binding(folio);
 	if (!binding)
 		goto out;
-	if (!node) {
-		atomic_long_inc(&binding->stats.untracked);
-		goto out;
+	need = cache_ext_registry_needs(binding, &pre);
+	if (need) {
+		/*
+		 * Allocation may sleep: outside the RCU section, so look
+		 * the binding up again; it may even be another one by now.
+		 */
+		rcu_read_unlock();
+		cache_ext_prealloc_fill(&pre, gfp & GFP_RECLAIM_MASK &
+					      ~__GFP_NOFAIL);
+		rcu_read_lock();
+		binding = folio_binding(folio);
+		if (!binding)
+			goto out;
 	}
 
 	if (binding->ops->admit_folio && !(gfp & __GFP_WRITE)) {
@@ -993,20 +1020,23 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 		cache_ext_leave(&call);
 	}
 
-	if (cache_ext_registry_add(binding, node, folio, admitted)) {
+	idx = cache_ext_registry_add(binding, &pre, folio, admitted);
+	if (!idx) {
 		atomic_long_inc(&binding->stats.untracked);
 		goto out;
 	}
-	node = NULL;
 	if (binding->ops->folio_added) {
 		cache_ext_enter(&call, binding, CACHE_EXT_T_ADDED);
+		call.folio = folio;
+		call.index = idx;
+		call.data = reg_data(&binding->registry, idx);
 		binding->ops->folio_added(folio, binding->memcg);
 		cache_ext_leave(&call);
 	}
 out:
 	rcu_read_unlock();
-	if (node)
-		cache_ext_node_free(node);
+	if (need)
+		cache_ext_prealloc_free(&pre);
 }
 
 /* Called by folio_mark_accessed(). */
@@ -1040,6 +1070,7 @@ void __cache_ext_folio_removed(struct folio *folio)
 	struct cache_ext_call call;
 	unsigned long flags;
 	bool tracked;
+	u32 data;
 
 	rcu_read_lock();
 	binding = folio_any_binding(folio);
@@ -1047,12 +1078,16 @@ void __cache_ext_folio_removed(struct folio *folio)
 		goto out;
 
 	spin_lock_irqsave(&binding->lock, flags);
-	tracked = cache_ext_registry_remove(binding, folio);
+	tracked = cache_ext_registry_remove(binding, folio, &data);
 	spin_unlock_irqrestore(&binding->lock, flags);
 
 	if (tracked && binding->ops->folio_removed &&
 	    binding == folio_binding(folio)) {
 		cache_ext_enter(&call, binding, CACHE_EXT_T_REMOVED);
+		call.removed_data = data;
+		call.folio = folio;
+		call.index = 0;
+		call.data = &call.removed_data;
 		binding->ops->folio_removed(folio, binding->memcg);
 		cache_ext_leave(&call);
 	}
@@ -1090,16 +1125,16 @@ void __cache_ext_folio_read(struct folio *folio)
 {
 	struct cache_ext_binding *binding;
 	struct address_space *mapping;
-	struct cache_ext_node *node;
 	struct mem_cgroup *memcg;
 	bool drop = false;
+	u32 idx;
 
 	rcu_read_lock();
 	binding = folio_binding(folio);
 	if (binding && binding->ops->admit_folio) {
 		spin_lock_irq(&binding->lock);
-		node = cache_ext_registry_lookup(binding, folio);
-		drop = node && (node->folio_tag & CACHE_EXT_NODE_NOADMIT);
+		idx = cache_ext_registry_lookup(binding, folio);
+		drop = idx && reg_node(&binding->registry, idx)->noadmit;
 		spin_unlock_irq(&binding->lock);
 	}
 	rcu_read_unlock();

@@ -64,6 +64,20 @@ u64 cache_ext_budget_ns(enum cache_ext_timed cb)
 	return (u64)ms * NSEC_PER_MSEC;
 }
 
+/**
+ * cache_ext_budget_jiffies - the time budget of a callback, in jiffies
+ * @cb: which callback
+ *
+ * Return: cache_ext_budget_ns() rounded down to whole jiffies.
+ */
+unsigned long cache_ext_budget_jiffies(enum cache_ext_timed cb)
+{
+	unsigned int ms = cb == CACHE_EXT_T_EVICT ? READ_ONCE(evict_budget_ms) :
+						    READ_ONCE(event_budget_ms);
+
+	return (unsigned long)ms * HZ / MSEC_PER_SEC;
+}
+
 enum propose_mode {
 	PROPOSE_NONE,
 	PROPOSE_PLAIN,
@@ -78,6 +92,9 @@ enum propose_mode {
  * @violation: a reason to eject the policy once it returns, or 0
  * @folios: the candidates kept so far, @ctx.nr_proposed of them
  * @scores: their scores in scored mode
+ * @worst: in scored mode, once @folios is full, the slot of the highest
+ *	score: the one a lower score replaces
+ * @proposed: proposals so far, added to the binding's stats at the end
  */
 struct cache_ext_evict_req {
 	struct cache_ext_eviction_ctx ctx;
@@ -86,6 +103,8 @@ struct cache_ext_evict_req {
 	enum cache_ext_eject_reason violation;
 	struct folio *folios[CACHE_EXT_MAX_BATCH];
 	s64 scores[CACHE_EXT_MAX_BATCH];
+	u32 worst;
+	u32 proposed;
 };
 
 /*
@@ -122,32 +141,48 @@ static bool foreign_folio(struct cache_ext_binding *b, struct folio *folio)
 	if (!other)
 		return false;
 	spin_lock_irqsave(&other->lock, flags);
-	tracked = cache_ext_registry_lookup(other, folio);
+	tracked = cache_ext_registry_lookup(other, folio) != 0;
 	spin_unlock_irqrestore(&other->lock, flags);
 	return tracked;
 }
 
-/* Is @folio an acceptable new candidate for @req?  0 or -errno. */
-static int check_candidate(struct cache_ext_evict_req *req,
-			   struct folio *folio)
+/*
+ * Is @folio a tracked folio of @req's binding?  0 or -errno.  The folio
+ * the iterator yielded last to this call was on the binding's list a
+ * moment ago and needs no lookup: if it has left since, isolation finds
+ * it changed and rejects it, as for any candidate that leaves the cache
+ * between proposal and isolation.
+ */
+static int check_tracked(struct cache_ext_evict_req *req, struct folio *folio)
 {
+	struct cache_ext_call *call = cache_ext_current_call();
 	struct cache_ext_binding *b = req->binding;
 	unsigned long flags;
-	bool tracked;
+	bool tracked = call->folio == folio;
+
+	if (!tracked) {
+		spin_lock_irqsave(&b->lock, flags);
+		tracked = cache_ext_registry_lookup(b, folio) != 0;
+		spin_unlock_irqrestore(&b->lock, flags);
+	}
+	if (tracked)
+		return 0;
+	if (!foreign_folio(b, folio))
+		return -ENOENT;
+	cache_ext_note_error(b, CACHE_EXT_EJECT_FOREIGN_FOLIO);
+	return -EINVAL;
+}
+
+/* Is @folio one of @req's candidates already?  Counts the error. */
+static int check_duplicate(struct cache_ext_evict_req *req,
+			   struct folio *folio)
+{
 	u32 i;
 
-	spin_lock_irqsave(&b->lock, flags);
-	tracked = cache_ext_registry_lookup(b, folio);
-	spin_unlock_irqrestore(&b->lock, flags);
-	if (!tracked) {
-		if (!foreign_folio(b, folio))
-			return -ENOENT;
-		cache_ext_note_error(b, CACHE_EXT_EJECT_FOREIGN_FOLIO);
-		return -EINVAL;
-	}
 	for (i = 0; i < req->ctx.nr_proposed; i++) {
 		if (req->folios[i] == folio) {
-			cache_ext_note_error(b, CACHE_EXT_EJECT_DUPLICATE);
+			cache_ext_note_error(req->binding,
+					     CACHE_EXT_EJECT_DUPLICATE);
 			return -EEXIST;
 		}
 	}
@@ -178,15 +213,15 @@ __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 
 	if (!req || req->mode == PROPOSE_SCORED)
 		return -EINVAL;
-	if (cache_ext_call_over_budget())
+	if (cache_ext_call_over_budget(cache_ext_current_call()))
 		return -ETIME;
 	req->mode = PROPOSE_PLAIN;
-	atomic_long_inc(&req->binding->stats.proposed);
+	req->proposed++;
 	if (req->ctx.nr_proposed >= req->ctx.nr_requested) {
 		req->violation = CACHE_EXT_EJECT_TOO_MANY;
 		return -E2BIG;
 	}
-	ret = check_candidate(req, folio);
+	ret = check_tracked(req, folio) ?: check_duplicate(req, folio);
 	if (!ret)
 		req->folios[req->ctx.nr_proposed++] = folio;
 	return ret;
@@ -208,33 +243,47 @@ __bpf_kfunc int bpf_cache_ext_propose_scored(struct cache_ext_eviction_ctx *ctx,
 					     struct folio *folio, s64 score)
 {
 	struct cache_ext_evict_req *req = req_of(ctx);
-	u32 i, worst, n;
+	u32 i, n;
 	int ret;
 
 	if (!req || req->mode == PROPOSE_PLAIN)
 		return -EINVAL;
-	if (cache_ext_call_over_budget())
+	if (cache_ext_call_over_budget(cache_ext_current_call()))
 		return -ETIME;
 	req->mode = PROPOSE_SCORED;
-	atomic_long_inc(&req->binding->stats.proposed);
-	ret = check_candidate(req, folio);
+	req->proposed++;
+	ret = check_tracked(req, folio);
 	if (ret)
 		return ret;
 
+	/*
+	 * Fill the slots, then replace the highest score while a lower one
+	 * comes.  A folio scored twice is an error only if it would be kept
+	 * twice; one that is not kept changes nothing.
+	 */
 	n = req->ctx.nr_proposed;
 	if (n < req->ctx.nr_requested) {
+		ret = check_duplicate(req, folio);
+		if (ret)
+			return ret;
 		req->folios[n] = folio;
 		req->scores[n] = score;
-		req->ctx.nr_proposed++;
+		req->ctx.nr_proposed = ++n;
+		if (n == req->ctx.nr_requested)
+			goto find_worst;
 		return 0;
 	}
-	for (worst = 0, i = 1; i < n; i++)
-		if (req->scores[i] > req->scores[worst])
-			worst = i;
-	if (score < req->scores[worst]) {
-		req->folios[worst] = folio;
-		req->scores[worst] = score;
-	}
+	if (score >= req->scores[req->worst])
+		return 0;
+	ret = check_duplicate(req, folio);
+	if (ret)
+		return ret;
+	req->folios[req->worst] = folio;
+	req->scores[req->worst] = score;
+find_worst:
+	for (req->worst = 0, i = 1; i < n; i++)
+		if (req->scores[i] > req->scores[req->worst])
+			req->worst = i;
 	return 0;
 }
 
@@ -322,6 +371,7 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	call.req = &req;
 	b->ops->evict_folios(&req.ctx, memcg);
 	rc->duration_ns = cache_ext_leave(&call);
+	rc->nr_sampled = call.sampled;
 
 	if (req.violation)
 		cache_ext_eject(b->policy, req.violation);
@@ -349,6 +399,7 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	spin_unlock(&b->evict_lock);
 
 	atomic_long_inc(&b->stats.evict_calls);
+	atomic_long_add(req.proposed, &b->stats.proposed);
 	atomic_long_add(req.ctx.nr_requested, &b->stats.requested);
 	atomic_long_add(rc->nr_taken, &b->stats.accepted);
 	rcu_read_unlock();
@@ -379,7 +430,7 @@ void cache_ext_end_reclaim(struct lruvec *lruvec, struct cache_ext_reclaim *rc,
 
 	trace_cache_ext_evict(cgroup_id(memcg->css.cgroup), rc->nr_requested,
 			      rc->nr_proposed, rc->nr_taken, nr_reclaimed,
-			      rc->duration_ns);
+			      rc->duration_ns, rc->nr_sampled);
 }
 
 /**

@@ -3,12 +3,13 @@
 #define _MM_CACHE_EXT_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/cache_ext.h>
+#include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
-#include <linux/rhashtable-types.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -38,12 +39,98 @@ struct cache_ext_policy {
 
 /**
  * struct cache_ext_list - one eviction list of a binding
- * @head: the folios' &cache_ext_node.link, plus iterator cursors
  * @nr: number of folios on the list (cursors not counted)
+ *
+ * The list itself is a ring of registry nodes through a head node, see
+ * &struct cache_ext_node.
  */
 struct cache_ext_list {
-	struct list_head head;
 	u32 nr;
+};
+
+/*
+ * One tracked folio, list head or iterator cursor: 16 bytes.
+ *
+ * Nodes live in their binding's registry, in chunks of
+ * CACHE_EXT_CHUNK_NODES, and name each other by a 28-bit index: @next and
+ * @prev link the eviction lists (rings through a head node), @hnext the
+ * hash chains.  Index 0 is no node; 1 .. CACHE_EXT_MAX_LISTS are the list
+ * heads; up to CACHE_EXT_FIRST_FOLIO - 1 the iterator cursors.
+ *
+ * A folio is named by its pfn (40 bits: every architecture's physical
+ * address space fits), so that 28 bits of index, 40 of pfn, 3 of list and
+ * the admission flag pack into 16 bytes; CACHE_EXT_NO_PFN marks heads,
+ * cursors and free nodes.  @list is the list's id + 1, 0 for none.
+ *
+ * Beside each node, in a chunk of its own, is the policy's u32 of the
+ * folio (bpf_cache_ext_folio_data()).
+ */
+struct cache_ext_node {
+	u64 next:28, prev:28, list:3, noadmit:1, pfn_hi:4;
+	u64 hnext:28, pfn_lo:36;
+};
+
+#define CACHE_EXT_INDEX_BITS	28
+#define CACHE_EXT_MAX_NODES	BIT(CACHE_EXT_INDEX_BITS)
+#define CACHE_EXT_PFN_BITS	40
+#define CACHE_EXT_NO_PFN	((1ULL << CACHE_EXT_PFN_BITS) - 1)
+#define CACHE_EXT_CHUNK_SHIFT	8
+#define CACHE_EXT_CHUNK_NODES	BIT(CACHE_EXT_CHUNK_SHIFT)
+#define CACHE_EXT_FIRST_CURSOR	(CACHE_EXT_MAX_LISTS + 1)
+#define CACHE_EXT_FIRST_FOLIO	64
+
+/**
+ * struct cache_ext_registry - the folios a binding tracks
+ * @nodes: chunk table: @nodes[i] holds nodes i * CACHE_EXT_CHUNK_NODES ...
+ * @data: the policy's u32 of each node, chunked like @nodes
+ * @nr_chunks: chunks allocated; chunks are freed with the registry only,
+ *	so a pointer into @data stays valid while its binding is published
+ * @max_chunks: size of the chunk tables
+ * @free: first free node (linked by &cache_ext_node.next), 0 for none
+ * @nr_free: free nodes
+ * @nr: tracked folios
+ * @cursors: free cursor nodes, bit i for node i
+ * @buckets: hash table of folio pfn -> node index; while it is resized,
+ *	@buckets[1] is the new table and the first @moved buckets of
+ *	@buckets[0] have been moved into it
+ * @bits: log2 of the sizes of @buckets
+ * @moved: see @buckets
+ * @resize_work: resizes @buckets to the number of folios
+ *
+ * Everything is under &cache_ext_binding.lock, except the chunks of @data
+ * that the policy reads and writes through bpf_cache_ext_folio_data().
+ */
+struct cache_ext_registry {
+	struct cache_ext_node **nodes;
+	u32 **data;
+	u32 nr_chunks;
+	u32 max_chunks;
+	u32 free;
+	u32 nr_free;
+	u32 nr;
+	u64 cursors;
+	u32 *buckets[2];
+	u8 bits[2];
+	u32 moved;
+	struct work_struct resize_work;
+};
+
+/**
+ * struct cache_ext_prealloc - memory the registry may need, allocated
+ *	before its lock is taken
+ * @nodes: a chunk of nodes, or NULL
+ * @data: the matching chunk of policy data, or NULL
+ * @node_tbl: a larger chunk table for nodes, or NULL; on return from
+ *	cache_ext_registry_add(), the table it replaced
+ * @data_tbl: the same for data
+ * @max_chunks: size of @node_tbl and @data_tbl
+ */
+struct cache_ext_prealloc {
+	struct cache_ext_node *nodes;
+	u32 *data;
+	struct cache_ext_node **node_tbl;
+	u32 **data_tbl;
+	u32 max_chunks;
 };
 
 /**
@@ -110,7 +197,7 @@ enum cache_ext_timed {
  * @state: an &enum cache_ext_binding_state
  * @lock: protects the registry, the lists and every node; taken with
  *	interrupts disabled because folio removal runs under the i_pages lock
- * @registry: folio -> &struct cache_ext_node of every tracked folio
+ * @registry: the tracked folios and the lists' nodes
  * @nr_lists: lists created so far; ids are 0 .. @nr_lists - 1
  * @lists: the eviction lists
  * @stats: counters
@@ -135,7 +222,7 @@ struct cache_ext_binding {
 	struct hlist_node hash_node;
 	int state;
 	spinlock_t lock;	/* see @lock above */
-	struct rhashtable registry;
+	struct cache_ext_registry registry;
 	u32 nr_lists;
 	struct cache_ext_list lists[CACHE_EXT_MAX_LISTS];
 	struct cache_ext_stats stats;
@@ -146,39 +233,34 @@ struct cache_ext_binding {
 	u64 overrun_end[CACHE_EXT_NR_TIMED];
 };
 
-/*
- * One tracked folio: 32 bytes.  struct folio is at least 16-byte aligned
- * (HAVE_ALIGNED_STRUCT_PAGE), so the low four bits of the folio pointer
- * carry the list the node is on (id + 1, 0 for none) and the admission
- * flag.  Iterator cursors are nodes with no folio.
- */
-struct cache_ext_node {
-	struct rhash_head hash;
-	struct list_head link;
-	unsigned long folio_tag;
-};
-
-#define CACHE_EXT_NODE_LIST	0x7UL
-#define CACHE_EXT_NODE_NOADMIT	0x8UL
-#define CACHE_EXT_NODE_TAGS	0xfUL
-
-static inline struct folio *node_folio(const struct cache_ext_node *node)
+static inline struct cache_ext_node *
+reg_node(const struct cache_ext_registry *reg, u32 idx)
 {
-	return (struct folio *)(node->folio_tag & ~CACHE_EXT_NODE_TAGS);
+	return reg->nodes[idx >> CACHE_EXT_CHUNK_SHIFT] +
+	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
 }
 
-/* The list @node is on, or NULL. */
-static inline struct cache_ext_list *node_list(struct cache_ext_binding *b,
-					       const struct cache_ext_node *node)
+static inline u32 *reg_data(const struct cache_ext_registry *reg, u32 idx)
 {
-	unsigned long id = node->folio_tag & CACHE_EXT_NODE_LIST;
-
-	return id ? &b->lists[id - 1] : NULL;
+	return reg->data[idx >> CACHE_EXT_CHUNK_SHIFT] +
+	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
 }
 
-static inline void node_set_list(struct cache_ext_node *node, u32 id_plus_1)
+static inline u64 node_pfn(const struct cache_ext_node *node)
 {
-	node->folio_tag = (node->folio_tag & ~CACHE_EXT_NODE_LIST) | id_plus_1;
+	return node->pfn_lo | (u64)node->pfn_hi << 36;
+}
+
+static inline void node_set_pfn(struct cache_ext_node *node, u64 pfn)
+{
+	node->pfn_lo = pfn;
+	node->pfn_hi = pfn >> 36;
+}
+
+/* The list head of list @id. */
+static inline u32 list_head_index(u32 id)
+{
+	return id + 1;
 }
 
 extern struct mutex cache_ext_mutex;
@@ -195,6 +277,17 @@ struct cache_ext_evict_req;
  * @prev: the call this one interrupted on this CPU, or NULL
  * @cb: which callback, for the charge of its time
  * @req: for evict_folios(), the request it answers (evict.c); else NULL
+ * @sampled: folios the list iterator yielded to this call
+ * @folio: the folio the call handled last (the hook's folio, the
+ *	iterator's last), so that the kfuncs find its node without a hash
+ *	lookup; NULL for none
+ * @index: the registry node of @folio when it was recorded; the kfuncs
+ *	check it still is before they change anything
+ * @data: the policy's u32 of @folio
+ * @removed_data: for folio_removed(), a copy of the removed folio's u32
+ * @check_from: jiffies from which the budget check reads the clock: the
+ *	jiffy before the budget can end (cache_ext_call_over_budget())
+ * @over: the call was found past its budget
  *
  * Which binding's callback is running is what the kfuncs act on.  A
  * non-sleeping callback runs with preemption disabled and is recorded per
@@ -210,6 +303,13 @@ struct cache_ext_call {
 	struct cache_ext_call *prev;
 	enum cache_ext_timed cb;
 	struct cache_ext_evict_req *req;
+	u32 sampled;
+	struct folio *folio;
+	u32 index;
+	u32 *data;
+	u32 removed_data;
+	unsigned long check_from;
+	bool over;
 };
 
 DECLARE_PER_CPU(struct cache_ext_call *, cache_ext_running);
@@ -218,6 +318,7 @@ DECLARE_PER_CPU(struct cache_ext_call *, cache_ext_running);
 void cache_ext_note_time(struct cache_ext_binding *binding,
 			 enum cache_ext_timed cb, u64 took);
 u64 cache_ext_budget_ns(enum cache_ext_timed cb);
+unsigned long cache_ext_budget_jiffies(enum cache_ext_timed cb);
 
 /*
  * Around a call of a callback that must not sleep:
@@ -232,7 +333,11 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	call->binding = b;
 	call->cb = cb;
 	call->req = NULL;
+	call->sampled = 0;
+	call->folio = NULL;
+	call->over = false;
 	call->budget = cache_ext_budget_ns(cb);
+	call->check_from = jiffies + cache_ext_budget_jiffies(cb) - 1;
 	preempt_disable();
 	call->prev = this_cpu_read(cache_ext_running);
 	this_cpu_write(cache_ext_running, call);
@@ -254,7 +359,7 @@ static inline u64 cache_ext_leave(struct cache_ext_call *call)
 int cache_ext_policy_register(struct cache_ext_ops *ops);
 void cache_ext_policy_unregister(struct cache_ext_ops *ops);
 struct cache_ext_call *cache_ext_current_call(void);
-bool cache_ext_call_over_budget(void);
+bool cache_ext_call_over_budget(struct cache_ext_call *call);
 struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg);
 struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
 						    unsigned long memcg);
@@ -266,24 +371,27 @@ void cache_ext_note_error(struct cache_ext_binding *binding,
 /* registry.c */
 int cache_ext_registry_init(struct cache_ext_binding *binding);
 void cache_ext_registry_destroy(struct cache_ext_binding *binding);
-struct cache_ext_node *cache_ext_registry_lookup(struct cache_ext_binding *b,
-						 const struct folio *folio);
-struct cache_ext_node *cache_ext_node_alloc(gfp_t gfp);
-void cache_ext_node_free(struct cache_ext_node *node);
-int cache_ext_registry_add(struct cache_ext_binding *binding,
-			   struct cache_ext_node *node, struct folio *folio,
+u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
+			      struct folio *folio);
+u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio);
+bool cache_ext_registry_needs(struct cache_ext_binding *b,
+			      struct cache_ext_prealloc *pre);
+void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp);
+void cache_ext_prealloc_free(struct cache_ext_prealloc *pre);
+u32 cache_ext_registry_add(struct cache_ext_binding *binding,
+			   struct cache_ext_prealloc *pre, struct folio *folio,
 			   bool admitted);
 bool cache_ext_registry_remove(struct cache_ext_binding *binding,
-			       struct folio *folio);
+			       struct folio *folio, u32 *data);
 void cache_ext_registry_rekey(struct cache_ext_binding *binding,
 			      struct folio *old, struct folio *new);
+u32 cache_ext_cursor_get(struct cache_ext_binding *b);
+void cache_ext_cursor_put(struct cache_ext_binding *b, u32 idx);
 long cache_ext_registry_size(struct cache_ext_binding *binding);
 long cache_ext_registry_bytes(struct cache_ext_binding *binding);
-long cache_ext_registry_live(void);
-int __init cache_ext_registry_setup(void);
 
 /* lists.c */
-void cache_ext_node_unlink(struct cache_ext_binding *b,
-			   struct cache_ext_node *node);
+void cache_ext_list_init(struct cache_ext_binding *b, u32 id);
+void cache_ext_node_unlink(struct cache_ext_binding *b, u32 idx);
 
 #endif /* _MM_CACHE_EXT_INTERNAL_H */

@@ -18,7 +18,9 @@
  * The iterator yields folios from a list's head without holding the lock
  * between steps: a cursor node marks its place, so the policy may move,
  * delete or propose the current folio, and folios may leave the page
- * cache, while it iterates.
+ * cache, while it iterates.  It takes a few folios per lock hold; one of
+ * them may have left the page cache by the time it is yielded, which
+ * the kfuncs given it find out.
  */
 
 #define pr_fmt(fmt) "cache_ext: " fmt
@@ -29,38 +31,87 @@
 
 #include "internal.h"
 
-/* Caller holds b->lock. */
-void cache_ext_node_unlink(struct cache_ext_binding *b,
-			   struct cache_ext_node *node)
+/* Put node @idx before node @at.  Caller holds b->lock. */
+static void node_insert_before(struct cache_ext_registry *reg, u32 idx, u32 at)
 {
-	struct cache_ext_list *list = node_list(b, node);
+	struct cache_ext_node *node = reg_node(reg, idx);
+	struct cache_ext_node *next = reg_node(reg, at);
+	u32 prev = next->prev;
 
-	if (!list)
+	node->next = at;
+	node->prev = prev;
+	reg_node(reg, prev)->next = idx;
+	next->prev = idx;
+}
+
+/* Take node @idx out of its ring.  Caller holds b->lock. */
+static void node_remove(struct cache_ext_registry *reg, u32 idx)
+{
+	struct cache_ext_node *node = reg_node(reg, idx);
+
+	reg_node(reg, node->prev)->next = node->next;
+	reg_node(reg, node->next)->prev = node->prev;
+	node->next = idx;
+	node->prev = idx;
+}
+
+/**
+ * cache_ext_list_init - make list @id empty
+ * @b: the binding, locked
+ * @id: the list
+ */
+void cache_ext_list_init(struct cache_ext_binding *b, u32 id)
+{
+	struct cache_ext_node *head = reg_node(&b->registry,
+					       list_head_index(id));
+
+	head->next = list_head_index(id);
+	head->prev = list_head_index(id);
+	b->lists[id].nr = 0;
+}
+
+/**
+ * cache_ext_node_unlink - take a folio's node off its list, if any
+ * @b: the binding, locked
+ * @idx: the node
+ */
+void cache_ext_node_unlink(struct cache_ext_binding *b, u32 idx)
+{
+	struct cache_ext_node *node = reg_node(&b->registry, idx);
+
+	if (!node->list)
 		return;
-	list_del_init(&node->link);
-	list->nr--;
-	node_set_list(node, 0);
+	node_remove(&b->registry, idx);
+	b->lists[node->list - 1].nr--;
+	node->list = 0;
 }
 
-static void node_link(struct cache_ext_binding *b, struct cache_ext_node *node,
-		      u32 id, bool tail)
+static void node_link(struct cache_ext_binding *b, u32 idx, u32 id, bool tail)
 {
-	struct cache_ext_list *list = &b->lists[id];
+	struct cache_ext_registry *reg = &b->registry;
+	u32 head = list_head_index(id);
 
-	if (tail)
-		list_add_tail(&node->link, &list->head);
-	else
-		list_add(&node->link, &list->head);
-	list->nr++;
-	node_set_list(node, id + 1);
+	node_insert_before(reg, idx, tail ? head : reg_node(reg, head)->next);
+	b->lists[id].nr++;
+	reg_node(reg, idx)->list = id + 1;
 }
 
-/* The kernel-side layout of struct bpf_iter_cache_ext_list. */
+#define ITER_BATCH	8
+
+/*
+ * The kernel-side layout of struct bpf_iter_cache_ext_list.  The iterator
+ * takes up to ITER_BATCH folios per lock hold, in @folios and @index, and
+ * its cursor stands after the last of them.
+ */
 struct cache_ext_list_iter {
-	struct cache_ext_node cursor;
 	struct cache_ext_binding *binding;
+	u32 cursor;
 	u32 list;
 	u32 remaining;
+	u8 nr;
+	u8 pos;
+	struct folio *folios[ITER_BATCH];
+	u32 index[ITER_BATCH];
 } __aligned(8);
 
 __bpf_kfunc_start_defs();
@@ -86,8 +137,7 @@ __bpf_kfunc s32 bpf_cache_ext_list_create(struct mem_cgroup *memcg)
 	spin_lock_irqsave(&b->lock, flags);
 	if (b->nr_lists < CACHE_EXT_MAX_LISTS) {
 		id = b->nr_lists++;
-		INIT_LIST_HEAD(&b->lists[id].head);
-		b->lists[id].nr = 0;
+		cache_ext_list_init(b, id);
 	} else {
 		id = -ENOSPC;
 	}
@@ -103,24 +153,24 @@ static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
 		      bool tail, bool must_be_linked)
 {
 	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
-	struct cache_ext_node *node;
 	unsigned long flags;
 	int ret = 0;
+	u32 idx;
 
 	if (!b)
 		return -EINVAL;
 
 	spin_lock_irqsave(&b->lock, flags);
-	node = cache_ext_registry_lookup(b, folio);
+	idx = cache_ext_registry_find(b, folio);
 	if (id >= b->nr_lists)
 		ret = -EINVAL;
-	else if (!node)
+	else if (!idx)
 		ret = -ENOENT;
-	else if (!!node_list(b, node) != must_be_linked)
+	else if (!!reg_node(&b->registry, idx)->list != must_be_linked)
 		ret = must_be_linked ? -ENOENT : -EEXIST;
 	if (!ret) {
-		cache_ext_node_unlink(b, node);
-		node_link(b, node, id, tail);
+		cache_ext_node_unlink(b, idx);
+		node_link(b, idx, id, tail);
 	}
 	spin_unlock_irqrestore(&b->lock, flags);
 	return ret;
@@ -173,17 +223,17 @@ __bpf_kfunc int bpf_cache_ext_list_del(struct mem_cgroup *memcg,
 				       struct folio *folio)
 {
 	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
-	struct cache_ext_node *node;
 	unsigned long flags;
 	int ret = -ENOENT;
+	u32 idx;
 
 	if (!b)
 		return -EINVAL;
 
 	spin_lock_irqsave(&b->lock, flags);
-	node = cache_ext_registry_lookup(b, folio);
-	if (node && node_list(b, node)) {
-		cache_ext_node_unlink(b, node);
+	idx = cache_ext_registry_find(b, folio);
+	if (idx && reg_node(&b->registry, idx)->list) {
+		cache_ext_node_unlink(b, idx);
 		ret = 0;
 	}
 	spin_unlock_irqrestore(&b->lock, flags);
@@ -214,8 +264,10 @@ __bpf_kfunc s64 bpf_cache_ext_list_size(struct mem_cgroup *memcg, u32 list)
  * @list: list id
  * @max: most folios to yield; at most %CACHE_EXT_ITER_MAX
  *
- * Return: 0, or -EINVAL for an unknown @list or a @memcg not bound to
- * the calling policy (the iterator then yields nothing).
+ * Return: 0; -EINVAL for an unknown @list or a @memcg not bound to the
+ * calling policy; -EBUSY if the binding has %CACHE_EXT_FIRST_FOLIO -
+ * %CACHE_EXT_FIRST_CURSOR iterations open already.  The iterator then
+ * yields nothing.
  */
 __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
 					    struct mem_cgroup *memcg, u32 list,
@@ -224,6 +276,7 @@ __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
 	struct cache_ext_list_iter *kit = (void *)it;
 	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
 	unsigned long flags;
+	u32 cursor;
 
 	BUILD_BUG_ON(sizeof(*kit) > sizeof(*it));
 	BUILD_BUG_ON(__alignof__(*kit) != __alignof__(*it));
@@ -232,14 +285,53 @@ __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
 
-	kit->cursor.folio_tag = 0;
 	kit->list = list;
 	kit->remaining = min_t(u32, max, CACHE_EXT_ITER_MAX);
+	kit->nr = 0;
+	kit->pos = 0;
 	spin_lock_irqsave(&b->lock, flags);
-	list_add(&kit->cursor.link, &b->lists[list].head);
+	cursor = cache_ext_cursor_get(b);
+	if (cursor)
+		node_insert_before(&b->registry, cursor,
+				   reg_node(&b->registry,
+					    list_head_index(list))->next);
 	spin_unlock_irqrestore(&b->lock, flags);
+	if (!cursor)
+		return -EBUSY;
+	kit->cursor = cursor;
 	kit->binding = b;
 	return 0;
+}
+
+/* Take the next folios after the cursor; false at the end of the list. */
+static bool iter_refill(struct cache_ext_list_iter *kit)
+{
+	struct cache_ext_binding *b = kit->binding;
+	struct cache_ext_registry *reg = &b->registry;
+	u32 head = list_head_index(kit->list), last = 0, pos;
+	u32 want = min_t(u32, kit->remaining, ITER_BATCH);
+	unsigned long flags;
+
+	kit->nr = 0;
+	kit->pos = 0;
+	spin_lock_irqsave(&b->lock, flags);
+	for (pos = reg_node(reg, kit->cursor)->next;
+	     pos != head && kit->nr < want; pos = reg_node(reg, pos)->next) {
+		u64 pfn = node_pfn(reg_node(reg, pos));
+
+		/* Skip the cursors of other iterators. */
+		if (pfn == CACHE_EXT_NO_PFN)
+			continue;
+		kit->folios[kit->nr] = pfn_folio(pfn);
+		kit->index[kit->nr++] = pos;
+		last = pos;
+	}
+	if (last) {
+		node_remove(reg, kit->cursor);
+		node_insert_before(reg, kit->cursor, reg_node(reg, last)->next);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return kit->nr;
 }
 
 /**
@@ -256,35 +348,28 @@ bpf_iter_cache_ext_list_next(struct bpf_iter_cache_ext_list *it)
 {
 	struct cache_ext_list_iter *kit = (void *)it;
 	struct cache_ext_binding *b = kit->binding;
-	struct folio *folio = NULL;
-	struct list_head *head, *pos;
-	unsigned long flags;
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct folio *folio;
+	u32 idx;
 
 	if (!b || !kit->remaining)
 		return NULL;
 	/* A callback past its time budget gets no more work. */
-	if (cache_ext_call_over_budget()) {
+	if (cache_ext_call_over_budget(call) ||
+	    (kit->pos == kit->nr && !iter_refill(kit))) {
 		kit->remaining = 0;
 		return NULL;
 	}
 
-	spin_lock_irqsave(&b->lock, flags);
-	head = &b->lists[kit->list].head;
-	for (pos = kit->cursor.link.next; pos != head; pos = pos->next) {
-		struct cache_ext_node *node =
-			list_entry(pos, struct cache_ext_node, link);
-
-		/* Skip the cursors of other iterators. */
-		if (node->folio_tag) {
-			folio = node_folio(node);
-			list_move(&kit->cursor.link, pos);
-			kit->remaining--;
-			break;
-		}
+	folio = kit->folios[kit->pos];
+	idx = kit->index[kit->pos++];
+	kit->remaining--;
+	if (call && call->binding == b) {
+		call->sampled++;
+		call->folio = folio;
+		call->index = idx;
+		call->data = reg_data(&b->registry, idx);
 	}
-	if (!folio)
-		kit->remaining = 0;
-	spin_unlock_irqrestore(&b->lock, flags);
 	return folio;
 }
 
@@ -301,9 +386,106 @@ __bpf_kfunc void bpf_iter_cache_ext_list_destroy(struct bpf_iter_cache_ext_list 
 	if (!b)
 		return;
 	spin_lock_irqsave(&b->lock, flags);
-	list_del(&kit->cursor.link);
+	node_remove(&b->registry, kit->cursor);
+	cache_ext_cursor_put(b, kit->cursor);
 	spin_unlock_irqrestore(&b->lock, flags);
 	kit->binding = NULL;
+}
+
+/**
+ * bpf_cache_ext_list_rotate - move folios from the head of a list to its
+ *	tail
+ * @memcg: the binding's cgroup
+ * @list: list id
+ * @nr: how many folios
+ *
+ * What a sampling policy does with the folios it looked at, in one step
+ * rather than one bpf_cache_ext_list_move() each.  Iterator cursors among
+ * them move along.
+ *
+ * Return: the number of folios moved, or -EINVAL for an unknown @list or
+ * a @memcg not bound to the calling policy.
+ */
+__bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
+					  u32 nr)
+{
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	struct cache_ext_registry *reg;
+	u32 head, first, last, pos;
+	unsigned long flags;
+	s64 moved = 0;
+
+	if (!b || list >= READ_ONCE(b->nr_lists))
+		return -EINVAL;
+	reg = &b->registry;
+	head = list_head_index(list);
+	nr = min_t(u32, nr, CACHE_EXT_ITER_MAX);
+
+	spin_lock_irqsave(&b->lock, flags);
+	first = reg_node(reg, head)->next;
+	/* @last: the last node to move; the walk stops before the head. */
+	for (last = head, pos = first; pos != head && moved < nr;
+	     pos = reg_node(reg, pos)->next) {
+		if (node_pfn(reg_node(reg, pos)) != CACHE_EXT_NO_PFN)
+			moved++;
+		last = pos;
+	}
+	if (last != head && pos != head) {
+		u32 tail = reg_node(reg, head)->prev;
+
+		/* Cut first..last out, then hang it after the tail. */
+		reg_node(reg, head)->next = pos;
+		reg_node(reg, pos)->prev = head;
+		reg_node(reg, tail)->next = first;
+		reg_node(reg, first)->prev = tail;
+		reg_node(reg, last)->next = head;
+		reg_node(reg, head)->prev = last;
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return moved;
+}
+
+/**
+ * bpf_cache_ext_folio_data - the policy's u32 of a folio
+ * @folio: a tracked folio of the cgroup whose callback runs
+ * @rdwr_buf_size: sizeof(u32); the verifier takes it as the size of the
+ *	memory returned
+ *
+ * Every tracked folio has a u32 that only its policy uses, zero when the
+ * folio is added, kept when migration replaces the folio.  The folio a
+ * hook passes and the folio the iterator yielded last are found without a
+ * lookup; in folio_removed(), the pointer is to a copy.  The pointer is
+ * valid until the callback returns; a folio that leaves the page cache
+ * meanwhile gives its u32 to the next folio added, so a write through a
+ * stale pointer can only mislead the policy.
+ *
+ * Return: a pointer to the u32, or NULL if @folio is not tracked by the
+ * binding whose callback runs or @rdwr_buf_size is not 4.
+ */
+__bpf_kfunc u32 *bpf_cache_ext_folio_data(struct folio *folio,
+					  int rdwr_buf_size)
+{
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_binding *b;
+	unsigned long flags;
+	u32 *data = NULL;
+	u32 idx;
+
+	if (!call || rdwr_buf_size != sizeof(u32))
+		return NULL;
+	if (call->folio == folio)
+		return call->data;
+	b = call->binding;
+	spin_lock_irqsave(&b->lock, flags);
+	idx = cache_ext_registry_lookup(b, folio);
+	if (idx) {
+		data = reg_data(&b->registry, idx);
+		call->folio = folio;
+		call->index = idx;
+		call->data = data;
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return data;
 }
 
 __bpf_kfunc_end_defs();

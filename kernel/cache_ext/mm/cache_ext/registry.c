@@ -1,61 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cache_ext folio registry: for every binding, the folios of its cgroup
- * that the policy may name, each mapped to its &struct cache_ext_node.
+ * that the policy may name, each with a 16-byte node (its place on an
+ * eviction list) and a u32 the policy owns.
  *
  * The registry is what makes a folio pointer from BPF safe to act on: a
- * pointer the policy hands back is looked up, never dereferenced, until
- * it is found here.  A folio enters in the insertion hook and leaves in
- * the removal hook, so the registry holds exactly the bound cgroup's
- * cached file folios and its memory is proportional to them (32 bytes
- * per folio plus the hash table's buckets).
+ * pointer the policy hands back is looked up by its pfn, never trusted,
+ * until it is found here.  A folio enters in the insertion hook and
+ * leaves in the removal hook, so the registry holds exactly the bound
+ * cgroup's cached file folios; migration moves an entry, with its list
+ * position and its policy data, to the new folio.
  *
- * All lookups and changes happen under &cache_ext_binding.lock, so a node
- * found is stable until the lock is dropped and can be freed at once.
+ * Memory: nodes and data live in chunks of CACHE_EXT_CHUNK_NODES (a page
+ * of nodes, a kilobyte of data), found through a chunk table; a free
+ * list links the unused nodes.  Folios are found by a hash table of u32
+ * node indices chained through the nodes, kept between one and two
+ * folios per bucket.  That is 20 bytes per folio plus 2-4 of buckets.
+ * Chunks are kept until the binding ends, so a pointer the policy got
+ * into the data stays valid as long as the policy can run; a cgroup whose
+ * cache shrinks keeps the peak's chunks (see cache_ext_registry_bytes()).
+ *
+ * Locking: everything is under &cache_ext_binding.lock, taken with
+ * interrupts off.  Allocations happen outside it: the insertion hook
+ * fills a &struct cache_ext_prealloc first, and the hash table is resized
+ * by a work item that moves a batch of buckets per lock hold.
  */
 
 #define pr_fmt(fmt) "cache_ext: " fmt
 
-#include <linux/jhash.h>
+#include <linux/hash.h>
 #include <linux/mm.h>
-#include <linux/rhashtable.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 
-static struct kmem_cache *node_cache;
-
-/* Registry entries alive in the system, for leak checks. */
-static atomic_long_t nr_live_nodes = ATOMIC_LONG_INIT(0);
-
-/**
- * cache_ext_registry_live - number of registry entries in the system
- *
- * Return: the count; zero when no binding tracks anything.
- */
-long cache_ext_registry_live(void)
-{
-	return atomic_long_read(&nr_live_nodes);
-}
-
-/**
- * cache_ext_registry_bytes - memory a binding's registry uses
- * @binding: the binding
- *
- * Return: bytes of nodes plus the hash table's bucket array.
- */
-long cache_ext_registry_bytes(struct cache_ext_binding *binding)
-{
-	const struct bucket_table *tbl;
-	long bytes;
-
-	rcu_read_lock();
-	tbl = rcu_dereference(binding->registry.tbl);
-	bytes = tbl->size * sizeof(tbl->buckets[0]);
-	rcu_read_unlock();
-	return bytes + cache_ext_registry_size(binding) *
-		       (long)sizeof(struct cache_ext_node);
-}
+#define BUCKET_BITS_MIN		6
+#define INIT_CHUNKS		8
+#define RESIZE_BATCH		256
+/* Below this many free nodes, insertions bring a new chunk along. */
+#define LOW_FREE		8
 
 /**
  * cache_ext_registry_size - number of folios a binding tracks
@@ -65,142 +49,334 @@ long cache_ext_registry_bytes(struct cache_ext_binding *binding)
  */
 long cache_ext_registry_size(struct cache_ext_binding *binding)
 {
-	return atomic_read(&binding->registry.nelems);
+	return READ_ONCE(binding->registry.nr);
 }
 
-static u32 registry_hash(const void *data, u32 len, u32 seed)
+/**
+ * cache_ext_registry_bytes - memory a binding's registry uses
+ * @binding: the binding
+ *
+ * Return: bytes of node and data chunks, chunk tables and hash buckets.
+ */
+long cache_ext_registry_bytes(struct cache_ext_binding *binding)
 {
-	return jhash(data, len, seed);
+	struct cache_ext_registry *reg = &binding->registry;
+	unsigned long flags;
+	long bytes;
+
+	spin_lock_irqsave(&binding->lock, flags);
+	bytes = (long)reg->nr_chunks * CACHE_EXT_CHUNK_NODES *
+		(sizeof(struct cache_ext_node) + sizeof(u32));
+	bytes += (long)reg->max_chunks * (sizeof(*reg->nodes) +
+					  sizeof(*reg->data));
+	bytes += sizeof(u32) << reg->bits[0];
+	if (reg->buckets[1])
+		bytes += sizeof(u32) << reg->bits[1];
+	spin_unlock_irqrestore(&binding->lock, flags);
+	return bytes;
 }
 
-static u32 registry_obj_hash(const void *data, u32 len, u32 seed)
+static u32 pfn_hash(u64 pfn)
 {
-	const struct cache_ext_node *node = data;
-	unsigned long folio = (unsigned long)node_folio(node);
-
-	return jhash(&folio, sizeof(folio), seed);
+	return hash_64(pfn, 32);
 }
 
-static int registry_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+/* The bucket that holds, or will hold, hash @h. */
+static u32 *bucket_of(struct cache_ext_registry *reg, u32 h)
 {
-	const struct folio *const *key = arg->key;
+	u32 i = h & ((1U << reg->bits[0]) - 1);
 
-	return node_folio(obj) != *key;
+	if (reg->buckets[1] && i < reg->moved)
+		return &reg->buckets[1][h & ((1U << reg->bits[1]) - 1)];
+	return &reg->buckets[0][i];
 }
 
-static const struct rhashtable_params registry_params = {
-	.head_offset		= offsetof(struct cache_ext_node, hash),
-	.key_len		= sizeof(struct folio *),
-	.hashfn			= registry_hash,
-	.obj_hashfn		= registry_obj_hash,
-	.obj_cmpfn		= registry_cmp,
-	.automatic_shrinking	= true,
-};
-
-int cache_ext_registry_init(struct cache_ext_binding *binding)
+static void hash_insert(struct cache_ext_registry *reg, u32 *bucket, u32 idx)
 {
-	return rhashtable_init(&binding->registry, &registry_params);
+	reg_node(reg, idx)->hnext = *bucket;
+	*bucket = idx;
 }
 
-static void free_node(void *ptr, void *arg)
+/* Unlink node @idx, which is on the chain of @bucket. */
+static void hash_remove(struct cache_ext_registry *reg, u32 *bucket, u32 idx)
 {
-	cache_ext_node_free(ptr);
+	u32 prev = 0, i;
+
+	for (i = *bucket; i && i != idx; i = reg_node(reg, i)->hnext)
+		prev = i;
+	if (WARN_ON_ONCE(!i))
+		return;
+	if (prev)
+		reg_node(reg, prev)->hnext = reg_node(reg, idx)->hnext;
+	else
+		*bucket = reg_node(reg, idx)->hnext;
 }
 
-/* After the last hook for the binding has returned. */
-void cache_ext_registry_destroy(struct cache_ext_binding *binding)
+/* The node of @pfn on the chain of @bucket, or 0. */
+static u32 chain_find(struct cache_ext_registry *reg, u32 *bucket, u64 pfn)
 {
-	rhashtable_free_and_destroy(&binding->registry, free_node, NULL);
+	u32 i;
+
+	for (i = *bucket; i; i = reg_node(reg, i)->hnext)
+		if (node_pfn(reg_node(reg, i)) == pfn)
+			return i;
+	return 0;
+}
+
+static u32 hash_find(struct cache_ext_registry *reg, u64 pfn)
+{
+	return chain_find(reg, bucket_of(reg, pfn_hash(pfn)), pfn);
+}
+
+/* The bucket of the folio node @idx names. */
+static u32 *node_bucket(struct cache_ext_registry *reg, u32 idx)
+{
+	return bucket_of(reg, pfn_hash(node_pfn(reg_node(reg, idx))));
 }
 
 /**
  * cache_ext_registry_lookup - find the node of a folio of this binding
  * @b: the binding, locked
- * @folio: any value; it is only compared, never dereferenced
+ * @folio: a folio: a hook's, or a trusted pointer from BPF (it points
+ *	into the memory map, so its pfn can be computed)
  *
- * Return: the node, or NULL if @folio is not a tracked folio of @b.
+ * Return: the node's index, or 0 if @folio is not a tracked folio of @b.
  */
-struct cache_ext_node *cache_ext_registry_lookup(struct cache_ext_binding *b,
-						 const struct folio *folio)
+u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
+			      struct folio *folio)
 {
 	lockdep_assert_held(&b->lock);
-	return rhashtable_lookup_fast(&b->registry, &folio, registry_params);
+	return hash_find(&b->registry, folio_pfn(folio));
 }
 
 /**
- * cache_ext_node_alloc - allocate a node for cache_ext_registry_add()
- * @gfp: allocation context
+ * cache_ext_registry_find - the node of a folio, using the running call's
+ *	record of the folio it handled last
+ * @b: the binding, locked
+ * @folio: as for cache_ext_registry_lookup()
  *
- * Return: the node, or NULL.
+ * The hooks and the iterator record the node of the folio they hand the
+ * policy (&cache_ext_call.folio); a kfunc given that folio finds its node
+ * without hashing, once it has checked the node still holds it.
+ *
+ * Return: the node's index, or 0 if @folio is not a tracked folio of @b.
  */
-struct cache_ext_node *cache_ext_node_alloc(gfp_t gfp)
+u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio)
 {
-	struct cache_ext_node *node;
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_registry *reg = &b->registry;
 
-	node = kmem_cache_alloc(node_cache, gfp | __GFP_NOWARN);
-	if (node)
-		atomic_long_inc(&nr_live_nodes);
-	return node;
+	lockdep_assert_held(&b->lock);
+	if (call && call->folio == folio && call->binding == b &&
+	    call->index < reg->nr_chunks * CACHE_EXT_CHUNK_NODES &&
+	    node_pfn(reg_node(reg, call->index)) == folio_pfn(folio))
+		return call->index;
+	return hash_find(reg, folio_pfn(folio));
+}
+
+/* Link the nodes of chunk @c into the free list. */
+static void chunk_free_nodes(struct cache_ext_registry *reg, u32 c, u32 first)
+{
+	u32 i;
+
+	for (i = c * CACHE_EXT_CHUNK_NODES + CACHE_EXT_CHUNK_NODES; i-- > first;) {
+		struct cache_ext_node *node = reg_node(reg, i);
+
+		node_set_pfn(node, CACHE_EXT_NO_PFN);
+		node->next = reg->free;
+		reg->free = i;
+		reg->nr_free++;
+	}
 }
 
 /**
- * cache_ext_node_free - free a node that was not added
- * @node: the node
+ * cache_ext_registry_needs - what the next insertion may have to allocate
+ * @b: the binding; read without its lock, so only a hint
+ * @pre: zeroed; its @max_chunks is set if the chunk tables must grow
+ *
+ * Return: true if cache_ext_prealloc_fill() should run before insertion.
  */
-void cache_ext_node_free(struct cache_ext_node *node)
+bool cache_ext_registry_needs(struct cache_ext_binding *b,
+			      struct cache_ext_prealloc *pre)
 {
-	kmem_cache_free(node_cache, node);
-	atomic_long_dec(&nr_live_nodes);
+	struct cache_ext_registry *reg = &b->registry;
+	u32 max = READ_ONCE(reg->max_chunks);
+
+	if (READ_ONCE(reg->nr_free) >= LOW_FREE)
+		return false;
+	if (READ_ONCE(reg->nr_chunks) >= max)
+		pre->max_chunks = max * 2;
+	return true;
+}
+
+/**
+ * cache_ext_prealloc_fill - allocate what cache_ext_registry_needs() said
+ * @pre: from cache_ext_registry_needs()
+ * @gfp: the insertion's allocation context; may sleep if it allows
+ *
+ * What fails to allocate stays NULL; the insertion then may not track
+ * the folio.
+ */
+void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp)
+{
+	gfp |= __GFP_NOWARN;
+	pre->nodes = kmalloc_array(CACHE_EXT_CHUNK_NODES,
+				   sizeof(struct cache_ext_node), gfp);
+	pre->data = kmalloc_array(CACHE_EXT_CHUNK_NODES, sizeof(u32), gfp);
+	if (pre->max_chunks && pre->max_chunks <= CACHE_EXT_MAX_NODES /
+						  CACHE_EXT_CHUNK_NODES) {
+		pre->node_tbl = kvcalloc(pre->max_chunks,
+					 sizeof(*pre->node_tbl), gfp);
+		pre->data_tbl = kvcalloc(pre->max_chunks,
+					 sizeof(*pre->data_tbl), gfp);
+	}
+}
+
+/**
+ * cache_ext_prealloc_free - free what an insertion did not use
+ * @pre: the preallocation; may hold the chunk tables it replaced
+ *
+ * Not in an RCU read-side section: the tables may be vmalloc()ed.
+ */
+void cache_ext_prealloc_free(struct cache_ext_prealloc *pre)
+{
+	kfree(pre->nodes);
+	kfree(pre->data);
+	kvfree(pre->node_tbl);
+	kvfree(pre->data_tbl);
+}
+
+/* Add a chunk from @pre, growing the chunk tables from it if needed. */
+static bool registry_grow(struct cache_ext_registry *reg,
+			  struct cache_ext_prealloc *pre)
+{
+	u32 c = reg->nr_chunks;
+
+	if (!pre->nodes || !pre->data)
+		return false;
+	if (c == reg->max_chunks) {
+		if (!pre->node_tbl || !pre->data_tbl ||
+		    pre->max_chunks <= reg->max_chunks)
+			return false;
+		memcpy(pre->node_tbl, reg->nodes, c * sizeof(*reg->nodes));
+		memcpy(pre->data_tbl, reg->data, c * sizeof(*reg->data));
+		/* The old tables go back to the caller, to be freed. */
+		swap(reg->nodes, pre->node_tbl);
+		swap(reg->data, pre->data_tbl);
+		reg->max_chunks = pre->max_chunks;
+	}
+	reg->nodes[c] = pre->nodes;
+	reg->data[c] = pre->data;
+	pre->nodes = NULL;
+	pre->data = NULL;
+	reg->nr_chunks = c + 1;
+	chunk_free_nodes(reg, c, c * CACHE_EXT_CHUNK_NODES);
+	return true;
+}
+
+static void maybe_resize(struct cache_ext_binding *b)
+{
+	struct cache_ext_registry *reg = &b->registry;
+	u32 size = 1U << reg->bits[0];
+
+	if (reg->buckets[1])
+		return;
+	if (reg->nr > 2 * size ||
+	    (reg->nr < size / 2 && reg->bits[0] > BUCKET_BITS_MIN))
+		queue_work(system_unbound_wq, &reg->resize_work);
 }
 
 /**
  * cache_ext_registry_add - start tracking a folio
  * @binding: binding of the folio's cgroup
- * @node: from cache_ext_node_alloc(); owned by the registry on success
+ * @pre: memory the insertion may use (cache_ext_prealloc_fill()); what it
+ *	takes is set to NULL, what it replaces is put there
  * @folio: a folio just inserted into the page cache, locked
  * @admitted: false to drop the folio after the read that brought it in
  *
- * Return: 0, or an error from rhashtable_lookup_insert_key().
+ * The folio goes on no list; its policy data starts at 0.
+ *
+ * Return: the folio's node index, or 0 if it cannot be tracked: no memory,
+ * %CACHE_EXT_MAX_NODES reached, a pfn beyond %CACHE_EXT_PFN_BITS, or the
+ * folio is tracked already.
  */
-int cache_ext_registry_add(struct cache_ext_binding *binding,
-			   struct cache_ext_node *node, struct folio *folio,
+u32 cache_ext_registry_add(struct cache_ext_binding *binding,
+			   struct cache_ext_prealloc *pre, struct folio *folio,
 			   bool admitted)
 {
+	struct cache_ext_registry *reg = &binding->registry;
+	u64 pfn = folio_pfn(folio);
+	struct cache_ext_node *node;
 	unsigned long flags;
-	int ret;
+	u32 idx = 0, *bucket;
 
-	INIT_LIST_HEAD(&node->link);
-	node->folio_tag = (unsigned long)folio;
-	if (!admitted)
-		node->folio_tag |= CACHE_EXT_NODE_NOADMIT;
+	if (WARN_ON_ONCE(pfn >= CACHE_EXT_NO_PFN))
+		return 0;
 
 	spin_lock_irqsave(&binding->lock, flags);
-	ret = rhashtable_lookup_insert_key(&binding->registry, &folio,
-					   &node->hash, registry_params);
+	bucket = bucket_of(reg, pfn_hash(pfn));
+	if (chain_find(reg, bucket, pfn))
+		goto out;
+	if (reg->nr_free < LOW_FREE)
+		registry_grow(reg, pre);
+	if (!reg->free)
+		goto out;
+	idx = reg->free;
+	node = reg_node(reg, idx);
+	reg->free = node->next;
+	reg->nr_free--;
+
+	node->next = 0;
+	node->prev = 0;
+	node->list = 0;
+	node->noadmit = !admitted;
+	node_set_pfn(node, pfn);
+	*reg_data(reg, idx) = 0;
+	hash_insert(reg, bucket, idx);
+	reg->nr++;
+	maybe_resize(binding);
+out:
 	spin_unlock_irqrestore(&binding->lock, flags);
-	return ret;
+	return idx;
+}
+
+/* Free node @idx, which is on the hash chain of @bucket. */
+static void node_release(struct cache_ext_binding *b, u32 *bucket, u32 idx)
+{
+	struct cache_ext_registry *reg = &b->registry;
+	struct cache_ext_node *node = reg_node(reg, idx);
+
+	cache_ext_node_unlink(b, idx);
+	hash_remove(reg, bucket, idx);
+	node_set_pfn(node, CACHE_EXT_NO_PFN);
+	node->next = reg->free;
+	reg->free = idx;
+	reg->nr_free++;
+	reg->nr--;
 }
 
 /**
  * cache_ext_registry_remove - stop tracking a folio
  * @binding: binding of the folio's cgroup, locked
  * @folio: the folio leaving the page cache
+ * @data: receives the policy's u32 of the folio
  *
  * Takes the folio off its list, if any.
  * Return: true if the folio was tracked.
  */
 bool cache_ext_registry_remove(struct cache_ext_binding *binding,
-			       struct folio *folio)
+			       struct folio *folio, u32 *data)
 {
-	struct cache_ext_node *node;
+	struct cache_ext_registry *reg = &binding->registry;
+	u64 pfn = folio_pfn(folio);
+	u32 *bucket = bucket_of(reg, pfn_hash(pfn));
+	u32 idx = chain_find(reg, bucket, pfn);
 
-	node = cache_ext_registry_lookup(binding, folio);
-	if (!node)
+	if (!idx)
 		return false;
-	cache_ext_node_unlink(binding, node);
-	rhashtable_remove_fast(&binding->registry, &node->hash,
-			       registry_params);
-	cache_ext_node_free(node);
+	*data = *reg_data(reg, idx);
+	node_release(binding, bucket, idx);
+	maybe_resize(binding);
 	return true;
 }
 
@@ -210,34 +386,194 @@ bool cache_ext_registry_remove(struct cache_ext_binding *binding,
  * @old: the folio leaving the page cache
  * @new: the folio taking its place
  *
- * The entry, its place on its list and its flags move to @new.  If @new
- * cannot be inserted, @old's entry is dropped and @new is not tracked.
+ * The node, with its place on its list, its flags and the policy's data,
+ * moves to @new.
  */
 void cache_ext_registry_rekey(struct cache_ext_binding *binding,
 			      struct folio *old, struct folio *new)
 {
-	struct cache_ext_node *node;
+	struct cache_ext_registry *reg = &binding->registry;
+	u32 idx = cache_ext_registry_lookup(binding, old);
+	u64 pfn = folio_pfn(new);
 
-	node = cache_ext_registry_lookup(binding, old);
-	if (!node)
+	if (!idx)
 		return;
-	rhashtable_remove_fast(&binding->registry, &node->hash,
-			       registry_params);
-	node->folio_tag = (unsigned long)new |
-			  (node->folio_tag & CACHE_EXT_NODE_TAGS);
-	if (rhashtable_lookup_insert_key(&binding->registry, &new, &node->hash,
-					 registry_params)) {
-		cache_ext_node_unlink(binding, node);
-		cache_ext_node_free(node);
+	if (WARN_ON_ONCE(pfn >= CACHE_EXT_NO_PFN || hash_find(reg, pfn))) {
+		/* Cannot happen; never leave a node that names no folio. */
+		node_release(binding, node_bucket(reg, idx), idx);
+		return;
 	}
+	hash_remove(reg, node_bucket(reg, idx), idx);
+	node_set_pfn(reg_node(reg, idx), pfn);
+	hash_insert(reg, node_bucket(reg, idx), idx);
 }
 
-int __init cache_ext_registry_setup(void)
+/**
+ * cache_ext_cursor_get - a cursor node for a list iterator
+ * @b: the binding, locked
+ *
+ * Return: its index, or 0 if all CACHE_EXT_FIRST_FOLIO -
+ * CACHE_EXT_FIRST_CURSOR cursors are in use.
+ */
+u32 cache_ext_cursor_get(struct cache_ext_binding *b)
 {
-	/* The list id and admission flag live in the folio pointer. */
-	BUILD_BUG_ON(__alignof__(struct folio) <= CACHE_EXT_NODE_TAGS);
-	BUILD_BUG_ON(CACHE_EXT_MAX_LISTS > CACHE_EXT_NODE_LIST);
+	struct cache_ext_registry *reg = &b->registry;
+	u32 idx;
 
-	node_cache = KMEM_CACHE(cache_ext_node, 0);
-	return node_cache ? 0 : -ENOMEM;
+	lockdep_assert_held(&b->lock);
+	if (!reg->cursors)
+		return 0;
+	idx = __ffs64(reg->cursors);
+	reg->cursors &= ~BIT_ULL(idx);
+	return idx;
+}
+
+/**
+ * cache_ext_cursor_put - give back a cursor, off its list
+ * @b: the binding, locked
+ * @idx: from cache_ext_cursor_get()
+ */
+void cache_ext_cursor_put(struct cache_ext_binding *b, u32 idx)
+{
+	lockdep_assert_held(&b->lock);
+	b->registry.cursors |= BIT_ULL(idx);
+}
+
+/*
+ * Resize the hash table to one or two folios per bucket.  The new table
+ * is allocated here, then filled a batch of buckets per lock hold while
+ * the hooks go on using both (bucket_of()).
+ */
+static void resize_workfn(struct work_struct *work)
+{
+	struct cache_ext_binding *b =
+		container_of(work, struct cache_ext_binding,
+			     registry.resize_work);
+	struct cache_ext_registry *reg = &b->registry;
+	u32 *table, *old = NULL;
+	unsigned long flags;
+	u8 bits;
+
+	bits = max_t(u8, BUCKET_BITS_MIN,
+		     order_base_2(max(READ_ONCE(reg->nr), 2U)) - 1);
+	if (bits == READ_ONCE(reg->bits[0]))
+		return;
+	table = kvcalloc(1U << bits, sizeof(u32), GFP_KERNEL);
+	if (!table)
+		return;
+
+	spin_lock_irqsave(&b->lock, flags);
+	if (reg->buckets[1]) {
+		spin_unlock_irqrestore(&b->lock, flags);
+		kvfree(table);
+		return;
+	}
+	reg->buckets[1] = table;
+	reg->bits[1] = bits;
+	reg->moved = 0;
+	for (;;) {
+		u32 end = min(reg->moved + RESIZE_BATCH, 1U << reg->bits[0]);
+
+		for (; reg->moved < end; reg->moved++) {
+			u32 *from = &reg->buckets[0][reg->moved];
+
+			while (*from) {
+				u32 idx = *from;
+				u32 h = pfn_hash(node_pfn(reg_node(reg, idx)));
+				u32 *to = &table[h & ((1U << bits) - 1)];
+
+				*from = reg_node(reg, idx)->hnext;
+				reg_node(reg, idx)->hnext = *to;
+				*to = idx;
+			}
+		}
+		if (reg->moved == 1U << reg->bits[0])
+			break;
+		spin_unlock_irqrestore(&b->lock, flags);
+		cond_resched();
+		spin_lock_irqsave(&b->lock, flags);
+	}
+	old = reg->buckets[0];
+	reg->buckets[0] = table;
+	reg->bits[0] = bits;
+	reg->buckets[1] = NULL;
+	spin_unlock_irqrestore(&b->lock, flags);
+	kvfree(old);
+}
+
+/**
+ * cache_ext_registry_init - set up an empty registry
+ * @binding: the new binding, not yet published
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cache_ext_registry_init(struct cache_ext_binding *binding)
+{
+	struct cache_ext_registry *reg = &binding->registry;
+	u32 i;
+
+	/* The list id and the pfn must fit their fields. */
+	BUILD_BUG_ON(sizeof(struct cache_ext_node) != 16);
+	BUILD_BUG_ON(CACHE_EXT_MAX_LISTS > 7);
+	BUILD_BUG_ON(CACHE_EXT_FIRST_FOLIO > 64 ||
+		     CACHE_EXT_FIRST_FOLIO > CACHE_EXT_CHUNK_NODES);
+#ifdef MAX_PHYSMEM_BITS
+	BUILD_BUG_ON(MAX_PHYSMEM_BITS - PAGE_SHIFT > CACHE_EXT_PFN_BITS);
+#endif
+
+	INIT_WORK(&reg->resize_work, resize_workfn);
+	reg->max_chunks = INIT_CHUNKS;
+	reg->nodes = kcalloc(INIT_CHUNKS, sizeof(*reg->nodes), GFP_KERNEL);
+	reg->data = kcalloc(INIT_CHUNKS, sizeof(*reg->data), GFP_KERNEL);
+	reg->bits[0] = BUCKET_BITS_MIN;
+	reg->buckets[0] = kcalloc(1U << BUCKET_BITS_MIN, sizeof(u32),
+				  GFP_KERNEL);
+	if (!reg->nodes || !reg->data || !reg->buckets[0])
+		goto fail;
+	reg->nodes[0] = kmalloc_array(CACHE_EXT_CHUNK_NODES,
+				      sizeof(struct cache_ext_node),
+				      GFP_KERNEL);
+	reg->data[0] = kcalloc(CACHE_EXT_CHUNK_NODES, sizeof(u32), GFP_KERNEL);
+	if (!reg->nodes[0] || !reg->data[0])
+		goto fail;
+	reg->nr_chunks = 1;
+
+	/* Heads and cursors: rings of one, naming no folio. */
+	for (i = 0; i < CACHE_EXT_FIRST_FOLIO; i++) {
+		struct cache_ext_node *node = reg_node(reg, i);
+
+		memset(node, 0, sizeof(*node));
+		node->next = i;
+		node->prev = i;
+		node_set_pfn(node, CACHE_EXT_NO_PFN);
+	}
+	reg->cursors = GENMASK_ULL(CACHE_EXT_FIRST_FOLIO - 1,
+				   CACHE_EXT_FIRST_CURSOR);
+	chunk_free_nodes(reg, 0, CACHE_EXT_FIRST_FOLIO);
+	return 0;
+fail:
+	cache_ext_registry_destroy(binding);
+	return -ENOMEM;
+}
+
+/**
+ * cache_ext_registry_destroy - free a registry
+ * @binding: a binding no hook or callback can reach any more (unpublished,
+ *	and an RCU grace period has passed)
+ */
+void cache_ext_registry_destroy(struct cache_ext_binding *binding)
+{
+	struct cache_ext_registry *reg = &binding->registry;
+	u32 i;
+
+	cancel_work_sync(&reg->resize_work);
+	for (i = 0; i < reg->nr_chunks; i++) {
+		kfree(reg->nodes[i]);
+		kfree(reg->data[i]);
+	}
+	kvfree(reg->nodes);
+	kvfree(reg->data);
+	kvfree(reg->buckets[0]);
+	kvfree(reg->buckets[1]);
+	memset(reg, 0, sizeof(*reg));
 }

@@ -61,29 +61,33 @@ TRACE_EVENT(cache_ext_eject,
 /*
  * One evict_folios() request: how many folios reclaim asked for, how many
  * the policy proposed, how many the kernel could isolate, how many pages it
- * reclaimed from them, and how long the policy took to decide.
+ * reclaimed from them, how long the policy took to decide, and how many
+ * folios the list iterator showed it meanwhile.
  */
 TRACE_EVENT(cache_ext_evict,
 	    TP_PROTO(u64 cgroup_id, u32 requested, u32 proposed, u32 accepted,
-		     u32 reclaimed, u64 duration_ns),
+		     u32 reclaimed, u64 duration_ns, u32 sampled),
 	    TP_ARGS(cgroup_id, requested, proposed, accepted, reclaimed,
-		    duration_ns),
+		    duration_ns, sampled),
 	    TP_STRUCT__entry(__field(u64, cgroup_id)
 			     __field(u32, requested)
 			     __field(u32, proposed)
 			     __field(u32, accepted)
 			     __field(u32, reclaimed)
-			     __field(u64, duration_ns)),
+			     __field(u64, duration_ns)
+			     __field(u32, sampled)),
 	    TP_fast_assign(__entry->cgroup_id = cgroup_id;
 			   __entry->requested = requested;
 			   __entry->proposed = proposed;
 			   __entry->accepted = accepted;
 			   __entry->reclaimed = reclaimed;
-			   __entry->duration_ns = duration_ns;),
-	    TP_printk("cgroup=%llu requested=%u proposed=%u accepted=%u reclaimed=%u duration_ns=%llu",
+			   __entry->duration_ns = duration_ns;
+			   __entry->sampled = sampled;),
+	    TP_printk("cgroup=%llu requested=%u proposed=%u accepted=%u reclaimed=%u duration_ns=%llu sampled=%u",
 		      __entry->cgroup_id, __entry->requested,
 		      __entry->proposed, __entry->accepted,
-		      __entry->reclaimed, __entry->duration_ns)
+		      __entry->reclaimed, __entry->duration_ns,
+		      __entry->sampled)
 );
 
 /* The kernel's own LRU reclaimed pages of a bound cgroup (fallback). */
