@@ -4,12 +4,16 @@
  *
  * Workload: uniformly random 4 KiB pread()s over a 128 MiB file from a
  * memory cgroup limited to 32 MiB (the file is 4x the limit, so most reads
- * miss and every miss makes the cgroup reclaim).  The same seeded read
- * sequence runs in four setups:
+ * miss), timed after untimed reads have filled the cgroup, so that every
+ * miss makes the cgroup reclaim.  The same seeded read
+ * sequence runs in these setups:
  *
  *   off      no cgroup bound anywhere: every hook is a patched-out branch
  *   unbound  this cgroup unbound while other cgroups are bound
- *   noop     bound to noop: hooks + registry, kernel LRU evicts
+ *   noop     bound to noop (evict_folios() only, so it tracks no folio):
+ *            hooks + an evict_folios() call per round, kernel LRU evicts
+ *   hooks    bound to empty_hooks (every callback, empty): the registry
+ *            tracks every folio and every event calls into BPF
  *   fifo     bound to fifo: the policy chooses every eviction
  *   fifo+ctl the same with cache_ext_ctl loaded ($CACHE_EXT_CTL_KO), whose
  *            tracepoint probe fills the latency histogram on every
@@ -58,6 +62,7 @@
 #include "cache_ext_util.h"
 #include "fifo.skel.h"
 #include "noop.skel.h"
+#include "empty_hooks.skel.h"
 
 #define FILE_PAGES	32768		/* 128 MiB */
 #define MEMCG_MAX	"32M"
@@ -66,9 +71,9 @@
 static int nr_reads = 10000;
 static int rounds = 12;
 
-enum setup { OFF, UNBOUND, NOOP, FIFO, FIFO_CTL, NR_SETUPS };
+enum setup { OFF, UNBOUND, NOOP, HOOKS, FIFO, FIFO_CTL, NR_SETUPS };
 static const char *const setup_names[NR_SETUPS] = {
-	"off", "unbound", "noop", "fifo", "fifo+ctl"
+	"off", "unbound", "noop", "hooks", "fifo", "fifo+ctl"
 };
 
 static char file[PATH_MAX];
@@ -79,28 +84,56 @@ struct result {
 };
 
 /* Child: the reads; reports CPU time through the exit pipe. */
-static int reader(const char *cgroup, void *arg)
+/* CPU time of this process so far, in microseconds. */
+static double cpu_us(void)
 {
-	int *pipefd = arg, fd, i;
-	unsigned int seed = 42;
 	struct rusage ru;
-	char buf[PAGE_SZ];
-	double us;
 
-	fd = open(file, O_RDONLY);
-	if (fd < 0)
-		return EXIT_FAILURE;
-	for (i = 0; i < nr_reads; i++) {
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec * 1e6 + ru.ru_utime.tv_usec +
+	       ru.ru_stime.tv_sec * 1e6 + ru.ru_stime.tv_usec;
+}
+
+static long pgpgin(void);
+
+/* @n random page reads of @fd from @seed; 0 or -1. */
+static int read_pages(int fd, unsigned int seed, int n)
+{
+	char buf[PAGE_SZ];
+	int i;
+
+	for (i = 0; i < n; i++) {
 		off_t page = rand_r(&seed) % FILE_PAGES;
 
 		if (pread(fd, buf, PAGE_SZ, page * PAGE_SZ) != PAGE_SZ)
-			return EXIT_FAILURE;
+			return -1;
 	}
+	return 0;
+}
+
+/*
+ * Child: fills the cgroup with reads that are not timed (FILE_PAGES / 2,
+ * twice what it holds), so that every timed miss also evicts; then the
+ * timed reads.  Reports CPU microseconds and KiB read from disk of the
+ * timed part through the pipe.
+ */
+static int reader(const char *cgroup, void *arg)
+{
+	int *pipefd = arg, fd;
+	double out[2];
+	long kib;
+
+	fd = open(file, O_RDONLY);
+	if (fd < 0 || read_pages(fd, 7, FILE_PAGES / 2))
+		return EXIT_FAILURE;
+	kib = pgpgin();
+	out[0] = cpu_us();
+	if (read_pages(fd, 42, nr_reads))
+		return EXIT_FAILURE;
+	out[0] = cpu_us() - out[0];
+	out[1] = pgpgin() - kib;
 	close(fd);
-	getrusage(RUSAGE_SELF, &ru);
-	us = ru.ru_utime.tv_sec * 1e6 + ru.ru_utime.tv_usec +
-	     ru.ru_stime.tv_sec * 1e6 + ru.ru_stime.tv_usec;
-	return write(pipefd[1], &us, sizeof(us)) == sizeof(us) ?
+	return write(pipefd[1], out, sizeof(out)) == sizeof(out) ?
 	       EXIT_SUCCESS : EXIT_FAILURE;
 }
 
@@ -121,22 +154,18 @@ static long pgpgin(void)
 
 static int run_once(const char *cg, struct result *r)
 {
-	long before, after;
 	int pipefd[2];
-	double us;
+	double out[2];
 
 	if (drop_file_cache(file) || pipe(pipefd))
 		return -1;
-	before = pgpgin();
 	if (cg_run(cg, reader, pipefd) ||
-	    read(pipefd[0], &us, sizeof(us)) != sizeof(us))
+	    read(pipefd[0], out, sizeof(out)) != sizeof(out))
 		return -1;
-	after = pgpgin();
 	close(pipefd[0]);
 	close(pipefd[1]);
-	r->cpu_us_per_read = us / nr_reads;
-	r->misses_per_read = (double)(after - before) / (PAGE_SZ / 1024) /
-			     nr_reads;
+	r->cpu_us_per_read = out[0] / nr_reads;
+	r->misses_per_read = out[1] / (PAGE_SZ / 1024) / nr_reads;
 	return 0;
 }
 
@@ -193,22 +222,25 @@ static double mean_ci(const double *v, int n, double *ci)
 }
 
 static struct noop *noop;
+static struct empty_hooks *hooks;
 static struct fifo *fifo;
-static struct bpf_link *noop_link, *fifo_link;
+static struct bpf_link *noop_link, *hooks_link, *fifo_link;
 static char *cg[NR_SETUPS];
 
 static int attach_all(void)
 {
 	noop_link = bpf_map__attach_struct_ops(noop->maps.noop);
+	hooks_link = bpf_map__attach_struct_ops(hooks->maps.empty_hooks);
 	fifo_link = bpf_map__attach_struct_ops(fifo->maps.fifo);
-	return noop_link && fifo_link ? 0 : -1;
+	return noop_link && hooks_link && fifo_link ? 0 : -1;
 }
 
 static void detach_all(void)
 {
 	bpf_link__destroy(noop_link);
+	bpf_link__destroy(hooks_link);
 	bpf_link__destroy(fifo_link);
-	noop_link = fifo_link = NULL;
+	noop_link = hooks_link = fifo_link = NULL;
 }
 
 /* One run of setup @s; the module is loaded around fifo+ctl. */
@@ -235,8 +267,8 @@ int main(int argc, char **argv)
 	static double cpu[NR_SETUPS][MAX_ROUNDS], misses[NR_SETUPS][MAX_ROUNDS];
 	static double ratio[NR_SETUPS][MAX_ROUNDS];
 	const char *cg_names[NR_SETUPS] = {
-		"bench_off", "bench_unbound", "bench_noop", "bench_fifo",
-		"bench_fifo"
+		"bench_off", "bench_unbound", "bench_noop", "bench_hooks",
+		"bench_fifo", "bench_fifo"
 	};
 	const char *ko = getenv("CACHE_EXT_CTL_KO");
 	int nr_setups = ko ? NR_SETUPS : FIFO_CTL;
@@ -277,16 +309,19 @@ int main(int argc, char **argv)
 	cg[FIFO_CTL] = cg[FIFO];
 
 	noop = noop__open();
+	hooks = empty_hooks__open();
 	fifo = fifo__open();
-	if (!noop || !fifo)
+	if (!noop || !hooks || !fifo)
 		return 1;
 	noop->struct_ops.noop->cgroup_id = cgroup_id_of(cg[NOOP]);
+	hooks->struct_ops.empty_hooks->cgroup_id = cgroup_id_of(cg[HOOKS]);
 	fifo->struct_ops.fifo->cgroup_id = cgroup_id_of(cg[FIFO]);
-	if (noop__load(noop) || fifo__load(fifo))
+	if (noop__load(noop) || empty_hooks__load(hooks) || fifo__load(fifo))
 		return 1;
 
-	printf("workload: %d random 4 KiB preads over a %d MiB file, memory.max=%s, %d rounds\n",
-	       nr_reads, FILE_PAGES * PAGE_SZ >> 20, MEMCG_MAX, rounds);
+	printf("workload: %d random 4 KiB preads timed after %d filling ones, %d MiB file, memory.max=%s, %d rounds\n",
+	       nr_reads, FILE_PAGES / 2, FILE_PAGES * PAGE_SZ >> 20,
+	       MEMCG_MAX, rounds);
 	for (r = 0; r < rounds; r++) {
 		struct result res[NR_SETUPS];
 		int order[NR_SETUPS - 1], n = 0;
@@ -311,8 +346,9 @@ int main(int argc, char **argv)
 			ratio[s][r] = res[s].cpu_us_per_read /
 				      res[UNBOUND].cpu_us_per_read;
 		}
-		fprintf(stderr, "round %d/%d: unbound %.2f noop %.2f fifo %.2f us/read\n",
-			r + 1, rounds, cpu[UNBOUND][r], cpu[NOOP][r], cpu[FIFO][r]);
+		fprintf(stderr, "round %d/%d: unbound %.2f noop %.2f hooks %.2f fifo %.2f us/read\n",
+			r + 1, rounds, cpu[UNBOUND][r], cpu[NOOP][r],
+			cpu[HOOKS][r], cpu[FIFO][r]);
 	}
 
 	printf("\n%-10s %12s %22s %16s\n", "setup", "cpu us/read",
@@ -369,7 +405,9 @@ int main(int argc, char **argv)
 	}
 
 	bpf_link__destroy(noop_link);
+	bpf_link__destroy(hooks_link);
 	noop__destroy(noop);
+	empty_hooks__destroy(hooks);
 	fifo__destroy(fifo);
 	unlink(file);
 	for (s = 0; s < FIFO_CTL; s++) {

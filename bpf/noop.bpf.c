@@ -2,9 +2,13 @@
 /*
  * noop: registers, tracks nothing, proposes nothing.
  *
- * The overhead baseline: a cgroup bound to noop pays for the hooks, the
- * registry and an evict_folios() call per reclaim round, while the kernel's
- * own LRU still chooses every folio that is evicted (all of it fallback).
+ * The overhead baseline: a cgroup bound to noop pays for the hooks and an
+ * evict_folios() call per reclaim round, while the kernel's own LRU still
+ * chooses every folio that is evicted (all of it fallback).  It has no
+ * folio callback, so its binding tracks no folio (the registry would be
+ * of no use to it); the cost of tracking is what a policy with empty
+ * folio callbacks pays (selftests/cache_ext/progs/empty_hooks.bpf.c,
+ * make bench-core).
  */
 #include "cache_ext.bpf.h"
 

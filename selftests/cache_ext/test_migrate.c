@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Compaction moves cached folios to new pages behind the page cache's
- * back: the registry must follow them, so that once the files leave the
- * cache not one entry is left.  Runs before the heavier tests: compacting
- * a fragmented 2 GiB guest under emulation takes minutes.
+ * back: the registry must follow them, with the policy's per-folio state,
+ * so that the policy keeps what it knew of each folio and, once the files
+ * leave the cache, not one entry is left.  Runs before the heavier tests:
+ * compacting a fragmented 2 GiB guest under emulation takes minutes.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -18,7 +19,7 @@
 #include "kselftest_harness.h"
 #include "cgroup_util.h"
 #include "cache_ext_util.h"
-#include "fifo.skel.h"
+#include "folio_stamp.skel.h"
 
 #define NR_FILES	3
 #define FILE_PAGES	4096
@@ -57,10 +58,10 @@ FIXTURE_TEARDOWN(migrate)
 TEST_F_TIMEOUT(migrate, registry_follows_migration, 240)
 {
 	char files[NR_FILES][PATH_MAX];
+	struct folio_stamp *skel;
 	struct bpf_link *link;
-	struct fifo *skel;
+	long migrated = 0;
 	size_t hold_len;
-	long migrated;
 	int i, tries;
 	void *hold;
 	char *cg;
@@ -76,28 +77,34 @@ TEST_F_TIMEOUT(migrate, registry_follows_migration, 240)
 		snprintf(name, sizeof(name), "migrate%d", i);
 		scratch_path(files[i], PATH_MAX, name);
 		ASSERT_EQ(make_file(files[i], FILE_PAGES), 0);
+		/* Written pages are the writer's; read them into @cg. */
+		ASSERT_EQ(drop_file_cache(files[i]), 0);
 	}
 
-	skel = fifo__open();
+	skel = folio_stamp__open();
 	ASSERT_NE(skel, NULL);
-	skel->struct_ops.fifo->cgroup_id = cgroup_id_of(cg);
-	ASSERT_EQ(fifo__load(skel), 0);
-	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	skel->struct_ops.folio_stamp->cgroup_id = cgroup_id_of(cg);
+	ASSERT_EQ(folio_stamp__load(skel), 0);
+	link = bpf_map__attach_struct_ops(skel->maps.folio_stamp);
 	ASSERT_NE(link, NULL);
 	ASSERT_EQ(cg_run(cg, read_all, files), 0);
 
 	/*
 	 * Compaction moves movable pages from the low end of the zone to
 	 * free pages at the high end; with most of the VM's memory free,
-	 * the files may all sit in the high end, and nothing moves.  Read
-	 * them again into other pages (the freed ones held by an anonymous
-	 * region meanwhile) until a compaction migrates something.
+	 * the files may all sit in the high end, and nothing of them moves.
+	 * Compact, then read everything: an access at a new address with
+	 * the stamp intact is a migrated folio that kept its state.  Until
+	 * one is seen, read the files again into other pages (the freed
+	 * ones held by an anonymous region meanwhile).
 	 */
 	for (tries = 0; tries < 8; tries++) {
-		migrated = vmstat("pgmigrate_success");
+		long before = vmstat("pgmigrate_success");
+
 		ASSERT_GE(write_text("/proc/sys/vm/compact_memory", "1", 1), 0);
-		migrated = vmstat("pgmigrate_success") - migrated;
-		if (migrated > 0)
+		migrated += vmstat("pgmigrate_success") - before;
+		ASSERT_EQ(cg_run(cg, read_all, files), 0);
+		if (skel->bss->nr_moved_ok || skel->bss->nr_wrong)
 			break;
 		for (i = 0; i < NR_FILES; i++)
 			ASSERT_EQ(drop_file_cache(files[i]), 0);
@@ -109,8 +116,14 @@ TEST_F_TIMEOUT(migrate, registry_follows_migration, 240)
 		ASSERT_EQ(cg_run(cg, read_all, files), 0);
 		munmap(hold, hold_len);
 	}
-	TH_LOG("%ld pages migrated after %d rereads", migrated, tries);
-	ASSERT_GT(migrated, 0) TH_LOG("compaction migrated nothing to check");
+	TH_LOG("%ld pages migrated in %d tries; %llu accesses checked, %llu to migrated folios",
+	       migrated, tries + 1, (unsigned long long)skel->bss->nr_checked,
+	       (unsigned long long)skel->bss->nr_moved_ok);
+	EXPECT_EQ(skel->bss->nr_wrong, 0)
+		TH_LOG("per-folio state lost or changed (migration?)");
+	EXPECT_EQ(skel->bss->nr_missing, 0);
+	ASSERT_GT(skel->bss->nr_moved_ok, 0)
+		TH_LOG("no folio of the files was migrated");
 
 	/* Migrated folios still read right, then all leave the cache. */
 	ASSERT_EQ(cg_run(cg, read_all, files), 0);
@@ -119,9 +132,9 @@ TEST_F_TIMEOUT(migrate, registry_follows_migration, 240)
 		unlink(files[i]);
 	}
 	bpf_link__destroy(link);
-	EXPECT_EQ(trace_count("cache_ext_unbind: policy=fifo ", "tracked=0 ",
-			      NULL), 1);
-	fifo__destroy(skel);
+	EXPECT_EQ(trace_count("cache_ext_unbind: policy=folio_stamp ",
+			      "tracked=0 ", NULL), 1);
+	folio_stamp__destroy(skel);
 	cg_destroy(cg);
 	free(cg);
 }

@@ -216,6 +216,9 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	binding->memcg = memcg;
 	binding->policy = policy;
 	binding->state = CACHE_EXT_BINDING_INIT;
+	binding->tracks = policy->ops->folio_added ||
+			  policy->ops->folio_accessed ||
+			  policy->ops->folio_removed || policy->ops->admit_folio;
 	binding->err_stamp = jiffies;
 	spin_lock_init(&binding->lock);
 	spin_lock_init(&binding->evict_lock);
@@ -404,7 +407,8 @@ struct cache_ext_call *cache_ext_current_call(void)
  * The iterator and the proposal kfuncs stop working for a callback past
  * its budget, so that a policy cannot stretch a call by asking for more.
  * Reading the clock is a good part of a kfunc's cost, so it is read only
- * from the jiffy before the budget ends (&cache_ext_call.check_from).
+ * from the jiffy before the budget ends (&cache_ext_call.check_from), and
+ * only for evict_folios(); event callbacks are timed in jiffies.
  *
  * Return: true if @call is past its budget.
  */
@@ -416,7 +420,10 @@ bool cache_ext_call_over_budget(struct cache_ext_call *call)
 		return true;
 	if (time_before(jiffies, call->check_from))
 		return false;
-	call->over = local_clock() - call->start > call->budget;
+	if (call->cb == CACHE_EXT_T_EVICT)
+		call->over = local_clock() - call->start > call->budget;
+	else
+		call->over = time_after(jiffies, call->check_from + 1);
 	return call->over;
 }
 
@@ -523,7 +530,7 @@ void cache_ext_note_time(struct cache_ext_binding *binding,
 	atomic_t *overruns = &binding->overruns[cb];
 	u64 now;
 
-	if (took <= cache_ext_budget_ns(cb)) {
+	if (took <= READ_ONCE(cache_ext_budget(cb)->ns)) {
 		if (atomic_read(overruns))
 			atomic_set(overruns, 0);
 		return;
@@ -991,7 +998,7 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 
 	rcu_read_lock();
 	binding = folio_binding(folio);
-	if (!binding)
+	if (!binding || !binding->tracks)
 		goto out;
 	need = cache_ext_registry_needs(binding, &pre);
 	if (need) {
@@ -1074,7 +1081,7 @@ void __cache_ext_folio_removed(struct folio *folio)
 
 	rcu_read_lock();
 	binding = folio_any_binding(folio);
-	if (!binding)
+	if (!binding || !binding->tracks)
 		goto out;
 
 	spin_lock_irqsave(&binding->lock, flags);
@@ -1107,7 +1114,7 @@ void __cache_ext_folio_migrated(struct folio *old, struct folio *new)
 
 	rcu_read_lock();
 	binding = folio_any_binding(old);
-	if (binding) {
+	if (binding && binding->tracks) {
 		spin_lock_irqsave(&binding->lock, flags);
 		cache_ext_registry_rekey(binding, old, new);
 		spin_unlock_irqrestore(&binding->lock, flags);

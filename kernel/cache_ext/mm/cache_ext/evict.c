@@ -16,6 +16,7 @@
 #define pr_fmt(fmt) "cache_ext: " fmt
 
 #include <linux/bpf.h>
+#include <linux/hash.h>
 #include <linux/ktime.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
@@ -37,46 +38,41 @@
  * How long one evict_folios() call, and one event callback, may take.
  * Generous: software-emulated test machines run BPF a hundred times slower
  * than hardware.  Only CACHE_EXT_OVERRUN_LIMIT calls in a row over the
- * budget eject the policy (cache_ext_note_time()).
+ * budget eject the policy (cache_ext_note_time()).  The hooks read the
+ * budgets in the units they use, worked out when a parameter is written.
  */
 static unsigned int evict_budget_ms = 200;
-module_param(evict_budget_ms, uint, 0644);
+static unsigned int event_budget_ms = 200;
+
+struct cache_ext_budget cache_ext_budgets[2] __read_mostly = {
+	{ 200 * NSEC_PER_MSEC, 200 * HZ / MSEC_PER_SEC },
+	{ 200 * NSEC_PER_MSEC, 200 * HZ / MSEC_PER_SEC },
+};
+
+static int budget_set(const char *val, const struct kernel_param *kp)
+{
+	struct cache_ext_budget *b = &cache_ext_budgets[kp->arg != &evict_budget_ms];
+	int ret = param_set_uint(val, kp);
+	unsigned int ms = *(unsigned int *)kp->arg;
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(b->ns, (u64)ms * NSEC_PER_MSEC);
+	WRITE_ONCE(b->jiffies, (unsigned long)ms * HZ / MSEC_PER_SEC);
+	return 0;
+}
+
+static const struct kernel_param_ops budget_ops = {
+	.set = budget_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(evict_budget_ms, &budget_ops, &evict_budget_ms, 0644);
 MODULE_PARM_DESC(evict_budget_ms,
 		 "ms one evict_folios() call may take; 4 calls in a row over it eject the policy");
-
-static unsigned int event_budget_ms = 200;
-module_param(event_budget_ms, uint, 0644);
+module_param_cb(event_budget_ms, &budget_ops, &event_budget_ms, 0644);
 MODULE_PARM_DESC(event_budget_ms,
 		 "ms one event callback (folio_added, ...) may take; 4 in a row over it eject");
-
-/**
- * cache_ext_budget_ns - the time budget of a callback
- * @cb: which callback
- *
- * Return: the budget in nanoseconds: cache_ext.evict_budget_ms for
- * evict_folios(), cache_ext.event_budget_ms for the others.
- */
-u64 cache_ext_budget_ns(enum cache_ext_timed cb)
-{
-	unsigned int ms = cb == CACHE_EXT_T_EVICT ? READ_ONCE(evict_budget_ms) :
-						    READ_ONCE(event_budget_ms);
-
-	return (u64)ms * NSEC_PER_MSEC;
-}
-
-/**
- * cache_ext_budget_jiffies - the time budget of a callback, in jiffies
- * @cb: which callback
- *
- * Return: cache_ext_budget_ns() rounded down to whole jiffies.
- */
-unsigned long cache_ext_budget_jiffies(enum cache_ext_timed cb)
-{
-	unsigned int ms = cb == CACHE_EXT_T_EVICT ? READ_ONCE(evict_budget_ms) :
-						    READ_ONCE(event_budget_ms);
-
-	return (unsigned long)ms * HZ / MSEC_PER_SEC;
-}
 
 enum propose_mode {
 	PROPOSE_NONE,
@@ -95,6 +91,8 @@ enum propose_mode {
  * @worst: in scored mode, once @folios is full, the slot of the highest
  *	score: the one a lower score replaces
  * @proposed: proposals so far, added to the binding's stats at the end
+ * @slots: in plain mode, an open-addressed set of the candidates: slot
+ *	hash(folio) or the next ones hold their index in @folios + 1
  */
 struct cache_ext_evict_req {
 	struct cache_ext_eviction_ctx ctx;
@@ -105,6 +103,7 @@ struct cache_ext_evict_req {
 	s64 scores[CACHE_EXT_MAX_BATCH];
 	u32 worst;
 	u32 proposed;
+	u8 slots[2 * CACHE_EXT_MAX_BATCH];
 };
 
 /*
@@ -209,6 +208,7 @@ __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 				      struct folio *folio)
 {
 	struct cache_ext_evict_req *req = req_of(ctx);
+	u32 i;
 	int ret;
 
 	if (!req || req->mode == PROPOSE_SCORED)
@@ -221,10 +221,21 @@ __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 		req->violation = CACHE_EXT_EJECT_TOO_MANY;
 		return -E2BIG;
 	}
-	ret = check_tracked(req, folio) ?: check_duplicate(req, folio);
-	if (!ret)
-		req->folios[req->ctx.nr_proposed++] = folio;
-	return ret;
+	ret = check_tracked(req, folio);
+	if (ret)
+		return ret;
+	/* At most half full: a free slot is always found. */
+	for (i = hash_ptr(folio, ilog2(ARRAY_SIZE(req->slots)));
+	     req->slots[i]; i = (i + 1) % ARRAY_SIZE(req->slots)) {
+		if (req->folios[req->slots[i] - 1] == folio) {
+			cache_ext_note_error(req->binding,
+					     CACHE_EXT_EJECT_DUPLICATE);
+			return -EEXIST;
+		}
+	}
+	req->folios[req->ctx.nr_proposed++] = folio;
+	req->slots[i] = req->ctx.nr_proposed;
+	return 0;
 }
 
 /**
@@ -290,38 +301,74 @@ find_worst:
 __bpf_kfunc_end_defs();
 
 /*
- * Take a reference on a candidate and isolate it from the LRU, unless it
- * changed since it was proposed: freed, moved to another cgroup or node,
- * truncated, or already isolated by someone else.  Mapped and locked
- * folios are isolated as any reclaim would, and shrink_folio_list() gives
- * them the usual treatment.  Dirty and writeback folios are declined and
- * left to the flushers, as MGLRU does: isolating them only to put them
- * back would spend the caller's scan budget on folios that cannot be
- * freed, and a policy that keeps proposing them (a FIFO whose head is
- * being written) would starve reclaim into an OOM kill.
+ * Take a reference on each candidate and isolate it from the LRU, unless
+ * it changed since it was proposed: freed, moved to another cgroup or
+ * node, truncated, or already isolated by someone else.  Mapped and
+ * locked folios are isolated as any reclaim would, and
+ * shrink_folio_list() gives them the usual treatment.  Dirty and
+ * writeback folios are declined and left to the flushers, as MGLRU does:
+ * isolating them only to put them back would spend the caller's scan
+ * budget on folios that cannot be freed, and a policy that keeps
+ * proposing them (a FIFO whose head is being written) would starve
+ * reclaim into an OOM kill.  The isolation itself is done under one hold
+ * of the lruvec's lock, as isolate_lru_folios() does; the reference taken
+ * first is the one an isolated folio carries.
+ *
+ * Returns the number of candidates declined for being dirty; the others
+ * not isolated are counted as rejected.
  */
-enum isolate_result { ISOLATED, DECLINED_DIRTY, REJECTED };
-
-static enum isolate_result isolate_candidate(struct lruvec *lruvec,
-					     struct folio *folio)
+static u32 isolate_candidates(struct lruvec *lruvec,
+			      struct cache_ext_evict_req *req,
+			      struct cache_ext_reclaim *rc)
 {
-	enum isolate_result ret = REJECTED;
+	struct folio *held[CACHE_EXT_MAX_BATCH];
+	u32 i, n = 0, nr_dirty = 0, rejected = 0;
 
-	if (!folio_try_get(folio))
-		return REJECTED;
-	if (folio_test_anon(folio) || folio_test_swapbacked(folio) ||
-	    !READ_ONCE(folio->mapping) || folio_lruvec(folio) != lruvec ||
-	    folio_test_unevictable(folio))
-		goto out;
-	if (folio_test_dirty(folio) || folio_test_writeback(folio)) {
-		ret = DECLINED_DIRTY;
-		goto out;
+	for (i = 0; i < req->ctx.nr_proposed; i++) {
+		struct folio *folio = req->folios[i];
+
+		if (!folio_try_get(folio)) {
+			rejected++;
+			continue;
+		}
+		if (folio_test_anon(folio) || folio_test_swapbacked(folio) ||
+		    !READ_ONCE(folio->mapping) ||
+		    folio_lruvec(folio) != lruvec ||
+		    folio_test_unevictable(folio)) {
+			rejected++;
+		} else if (folio_test_dirty(folio) ||
+			   folio_test_writeback(folio)) {
+			nr_dirty++;
+		} else {
+			held[n++] = folio;
+			continue;
+		}
+		folio_put(folio);
 	}
-	if (folio_isolate_lru(folio))
-		ret = ISOLATED;
-out:
-	folio_put(folio);
-	return ret;
+
+	spin_lock_irq(&lruvec->lru_lock);
+	for (i = 0; i < n; i++) {
+		struct folio *folio = held[i];
+
+		if (folio_lruvec(folio) != lruvec ||
+		    !folio_test_clear_lru(folio))
+			continue;
+		lruvec_del_folio(lruvec, folio);
+		list_add(&folio->lru, &rc->folios);
+		rc->nr_taken += folio_nr_pages(folio);
+		held[i] = NULL;
+	}
+	spin_unlock_irq(&lruvec->lru_lock);
+
+	/* Outside the lock: a put may free the folio. */
+	for (i = 0; i < n; i++) {
+		if (held[i]) {
+			folio_put(held[i]);
+			rejected++;
+		}
+	}
+	atomic_long_add(rejected + nr_dirty, &req->binding->stats.rejected);
+	return nr_dirty;
 }
 
 /**
@@ -342,7 +389,7 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	struct cache_ext_evict_req req = {};
 	struct cache_ext_binding *b;
 	struct cache_ext_call call;
-	u32 i, nr_dirty = 0;
+	u32 nr_dirty = 0;
 
 	INIT_LIST_HEAD(&rc->folios);
 	rc->nr_taken = 0;
@@ -379,22 +426,9 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	rc->nr_requested = req.ctx.nr_requested;
 	rc->nr_proposed = req.ctx.nr_proposed;
 	/* New folios wait in per-CPU batches before they reach the LRU. */
-	if (req.ctx.nr_proposed)
+	if (req.ctx.nr_proposed) {
 		lru_add_drain();
-	for (i = 0; i < req.ctx.nr_proposed; i++) {
-		struct folio *folio = req.folios[i];
-
-		switch (isolate_candidate(lruvec, folio)) {
-		case ISOLATED:
-			list_add(&folio->lru, &rc->folios);
-			rc->nr_taken += folio_nr_pages(folio);
-			break;
-		case DECLINED_DIRTY:
-			nr_dirty++;
-			fallthrough;
-		default:
-			atomic_long_inc(&b->stats.rejected);
-		}
+		nr_dirty = isolate_candidates(lruvec, &req, rc);
 	}
 	spin_unlock(&b->evict_lock);
 

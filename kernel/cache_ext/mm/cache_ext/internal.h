@@ -195,6 +195,10 @@ enum cache_ext_timed {
  * @policy_node: entry in &cache_ext_policy.bindings
  * @hash_node: entry in the table that validates memcg pointers from BPF
  * @state: an &enum cache_ext_binding_state
+ * @tracks: the policy is told about folios (it has folio_added(),
+ *	folio_accessed(), folio_removed() or admit_folio()), so the registry
+ *	tracks them; a policy without those never sees a folio, so it could
+ *	name none, and its binding tracks nothing
  * @lock: protects the registry, the lists and every node; taken with
  *	interrupts disabled because folio removal runs under the i_pages lock
  * @registry: the tracked folios and the lists' nodes
@@ -221,6 +225,7 @@ struct cache_ext_binding {
 	struct list_head policy_node;
 	struct hlist_node hash_node;
 	int state;
+	bool tracks;
 	spinlock_t lock;	/* see @lock above */
 	struct cache_ext_registry registry;
 	u32 nr_lists;
@@ -270,7 +275,8 @@ struct cache_ext_evict_req;
 /**
  * struct cache_ext_call - a callback of a binding, while it runs
  * @binding: the binding whose callback it is
- * @start: local_clock() when the callback was entered
+ * @start: for evict_folios(), local_clock() when it was entered
+ * @start_jiffies: jiffies when the callback was entered
  * @budget: nanoseconds it may run; past that, the iterator yields nothing
  *	more and proposals are refused, and on return the overrun is
  *	counted (cache_ext_note_overrun())
@@ -299,6 +305,7 @@ struct cache_ext_evict_req;
 struct cache_ext_call {
 	struct cache_ext_binding *binding;
 	u64 start;
+	unsigned long start_jiffies;
 	u64 budget;
 	struct cache_ext_call *prev;
 	enum cache_ext_timed cb;
@@ -314,11 +321,30 @@ struct cache_ext_call {
 
 DECLARE_PER_CPU(struct cache_ext_call *, cache_ext_running);
 
-/* core.c and evict.c: the time budget of each callback */
+/**
+ * struct cache_ext_budget - the time budget of a kind of callback
+ * @ns: in nanoseconds
+ * @jiffies: in whole jiffies, rounded down
+ *
+ * [0] for evict_folios() (cache_ext.evict_budget_ms), [1] for the event
+ * callbacks (cache_ext.event_budget_ms); evict.c keeps them.
+ */
+struct cache_ext_budget {
+	u64 ns;
+	unsigned long jiffies;
+};
+
+extern struct cache_ext_budget cache_ext_budgets[2];
+
+static inline const struct cache_ext_budget *
+cache_ext_budget(enum cache_ext_timed cb)
+{
+	return &cache_ext_budgets[cb != CACHE_EXT_T_EVICT];
+}
+
+/* core.c: charge a callback's time */
 void cache_ext_note_time(struct cache_ext_binding *binding,
 			 enum cache_ext_timed cb, u64 took);
-u64 cache_ext_budget_ns(enum cache_ext_timed cb);
-unsigned long cache_ext_budget_jiffies(enum cache_ext_timed cb);
 
 /*
  * Around a call of a callback that must not sleep:
@@ -336,18 +362,34 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	call->sampled = 0;
 	call->folio = NULL;
 	call->over = false;
-	call->budget = cache_ext_budget_ns(cb);
-	call->check_from = jiffies + cache_ext_budget_jiffies(cb) - 1;
+	call->budget = READ_ONCE(cache_ext_budget(cb)->ns);
 	preempt_disable();
 	call->prev = this_cpu_read(cache_ext_running);
 	this_cpu_write(cache_ext_running, call);
-	call->start = local_clock();
+	call->start_jiffies = jiffies;
+	call->check_from = call->start_jiffies +
+			   READ_ONCE(cache_ext_budget(cb)->jiffies) - 1;
+	if (cb == CACHE_EXT_T_EVICT)
+		call->start = local_clock();
 }
 
-/* Returns the nanoseconds the call took, charged to its binding. */
+/*
+ * Returns the nanoseconds the call took, charged to its binding.
+ * evict_folios() is timed with local_clock(); an event callback, whose
+ * budget is in milliseconds and which runs for every folio, in whole
+ * jiffies less one, so that its time is never overestimated.
+ */
 static inline u64 cache_ext_leave(struct cache_ext_call *call)
 {
-	u64 took = local_clock() - call->start;
+	unsigned long ticks;
+	u64 took;
+
+	if (call->cb == CACHE_EXT_T_EVICT) {
+		took = local_clock() - call->start;
+	} else {
+		ticks = jiffies - call->start_jiffies;
+		took = ticks ? (u64)(ticks - 1) * TICK_NSEC : 0;
+	}
 
 	this_cpu_write(cache_ext_running, call->prev);
 	preempt_enable();

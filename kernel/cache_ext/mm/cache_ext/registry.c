@@ -97,6 +97,16 @@ static void hash_insert(struct cache_ext_registry *reg, u32 *bucket, u32 idx)
 	*bucket = idx;
 }
 
+/* Unlink node @idx from the chain of @bucket; @prev precedes it, or 0. */
+static void chain_unlink(struct cache_ext_registry *reg, u32 *bucket,
+			 u32 prev, u32 idx)
+{
+	if (prev)
+		reg_node(reg, prev)->hnext = reg_node(reg, idx)->hnext;
+	else
+		*bucket = reg_node(reg, idx)->hnext;
+}
+
 /* Unlink node @idx, which is on the chain of @bucket. */
 static void hash_remove(struct cache_ext_registry *reg, u32 *bucket, u32 idx)
 {
@@ -104,12 +114,8 @@ static void hash_remove(struct cache_ext_registry *reg, u32 *bucket, u32 idx)
 
 	for (i = *bucket; i && i != idx; i = reg_node(reg, i)->hnext)
 		prev = i;
-	if (WARN_ON_ONCE(!i))
-		return;
-	if (prev)
-		reg_node(reg, prev)->hnext = reg_node(reg, idx)->hnext;
-	else
-		*bucket = reg_node(reg, idx)->hnext;
+	if (!WARN_ON_ONCE(!i))
+		chain_unlink(reg, bucket, prev, idx);
 }
 
 /* The node of @pfn on the chain of @bucket, or 0. */
@@ -326,13 +332,15 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 	reg->free = node->next;
 	reg->nr_free--;
 
-	node->next = 0;
-	node->prev = 0;
-	node->list = 0;
-	node->noadmit = !admitted;
-	node_set_pfn(node, pfn);
+	/* Whole words: the fields are bitfields. */
+	*node = (struct cache_ext_node) {
+		.noadmit = !admitted,
+		.pfn_lo = pfn,
+		.pfn_hi = pfn >> 36,
+		.hnext = *bucket,
+	};
+	*bucket = idx;
 	*reg_data(reg, idx) = 0;
-	hash_insert(reg, bucket, idx);
 	reg->nr++;
 	maybe_resize(binding);
 out:
@@ -340,14 +348,13 @@ out:
 	return idx;
 }
 
-/* Free node @idx, which is on the hash chain of @bucket. */
-static void node_release(struct cache_ext_binding *b, u32 *bucket, u32 idx)
+/* Free node @idx, already off its hash chain. */
+static void node_release(struct cache_ext_binding *b, u32 idx)
 {
 	struct cache_ext_registry *reg = &b->registry;
 	struct cache_ext_node *node = reg_node(reg, idx);
 
 	cache_ext_node_unlink(b, idx);
-	hash_remove(reg, bucket, idx);
 	node_set_pfn(node, CACHE_EXT_NO_PFN);
 	node->next = reg->free;
 	reg->free = idx;
@@ -370,12 +377,16 @@ bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 	struct cache_ext_registry *reg = &binding->registry;
 	u64 pfn = folio_pfn(folio);
 	u32 *bucket = bucket_of(reg, pfn_hash(pfn));
-	u32 idx = chain_find(reg, bucket, pfn);
+	u32 idx, prev = 0;
 
+	for (idx = *bucket; idx; prev = idx, idx = reg_node(reg, idx)->hnext)
+		if (node_pfn(reg_node(reg, idx)) == pfn)
+			break;
 	if (!idx)
 		return false;
 	*data = *reg_data(reg, idx);
-	node_release(binding, bucket, idx);
+	chain_unlink(reg, bucket, prev, idx);
+	node_release(binding, idx);
 	maybe_resize(binding);
 	return true;
 }
@@ -400,7 +411,8 @@ void cache_ext_registry_rekey(struct cache_ext_binding *binding,
 		return;
 	if (WARN_ON_ONCE(pfn >= CACHE_EXT_NO_PFN || hash_find(reg, pfn))) {
 		/* Cannot happen; never leave a node that names no folio. */
-		node_release(binding, node_bucket(reg, idx), idx);
+		hash_remove(reg, node_bucket(reg, idx), idx);
+		node_release(binding, idx);
 		return;
 	}
 	hash_remove(reg, node_bucket(reg, idx), idx);
