@@ -408,7 +408,7 @@ struct cache_ext_call *cache_ext_current_call(void)
  * its budget, so that a policy cannot stretch a call by asking for more.
  * Reading the clock is a good part of a kfunc's cost, so it is read only
  * from the jiffy before the budget ends (&cache_ext_call.check_from), and
- * only for evict_folios(); event callbacks are timed in jiffies.
+ * only for calls timed by the clock (&cache_ext_call.clocked).
  *
  * Return: true if @call is past its budget.
  */
@@ -420,8 +420,8 @@ bool cache_ext_call_over_budget(struct cache_ext_call *call)
 		return true;
 	if (time_before(jiffies, call->check_from))
 		return false;
-	if (call->cb == CACHE_EXT_T_EVICT)
-		call->over = local_clock() - call->start > call->budget;
+	if (call->clocked)
+		call->over = cache_ext_evict_time(call) > call->budget;
 	else
 		call->over = time_after(jiffies, call->check_from + 1);
 	return call->over;

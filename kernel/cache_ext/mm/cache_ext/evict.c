@@ -321,7 +321,8 @@ static u32 isolate_candidates(struct lruvec *lruvec,
 			      struct cache_ext_evict_req *req,
 			      struct cache_ext_reclaim *rc)
 {
-	struct folio *held[CACHE_EXT_MAX_BATCH];
+	/* The candidates held go to the front of @req->folios. */
+	struct folio **held = req->folios;
 	u32 i, n = 0, nr_dirty = 0, rejected = 0;
 
 	for (i = 0; i < req->ctx.nr_proposed; i++) {

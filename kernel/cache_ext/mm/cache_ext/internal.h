@@ -5,7 +5,9 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/cache_ext.h>
+#include <linux/irqflags.h>
 #include <linux/jiffies.h>
+#include <linux/kernel_stat.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -238,32 +240,32 @@ struct cache_ext_binding {
 	u64 overrun_end[CACHE_EXT_NR_TIMED];
 };
 
-static inline struct cache_ext_node *
+static __always_inline struct cache_ext_node *
 reg_node(const struct cache_ext_registry *reg, u32 idx)
 {
 	return reg->nodes[idx >> CACHE_EXT_CHUNK_SHIFT] +
 	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
 }
 
-static inline u32 *reg_data(const struct cache_ext_registry *reg, u32 idx)
+static __always_inline u32 *reg_data(const struct cache_ext_registry *reg, u32 idx)
 {
 	return reg->data[idx >> CACHE_EXT_CHUNK_SHIFT] +
 	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
 }
 
-static inline u64 node_pfn(const struct cache_ext_node *node)
+static __always_inline u64 node_pfn(const struct cache_ext_node *node)
 {
 	return node->pfn_lo | (u64)node->pfn_hi << 36;
 }
 
-static inline void node_set_pfn(struct cache_ext_node *node, u64 pfn)
+static __always_inline void node_set_pfn(struct cache_ext_node *node, u64 pfn)
 {
 	node->pfn_lo = pfn;
 	node->pfn_hi = pfn >> 36;
 }
 
 /* The list head of list @id. */
-static inline u32 list_head_index(u32 id)
+static __always_inline u32 list_head_index(u32 id)
 {
 	return id + 1;
 }
@@ -275,7 +277,10 @@ struct cache_ext_evict_req;
 /**
  * struct cache_ext_call - a callback of a binding, while it runs
  * @binding: the binding whose callback it is
- * @start: for evict_folios(), local_clock() when it was entered
+ * @clocked: timed with local_clock(): evict_folios(), or a callback run
+ *	with interrupts off; the others are timed in jiffies
+ * @start: if @clocked, local_clock() when the call was entered
+ * @irq_start: if @clocked, cache_ext_irq_time() when the call was entered
  * @start_jiffies: jiffies when the callback was entered
  * @budget: nanoseconds it may run; past that, the iterator yields nothing
  *	more and proposals are refused, and on return the overrun is
@@ -304,7 +309,9 @@ struct cache_ext_evict_req;
  */
 struct cache_ext_call {
 	struct cache_ext_binding *binding;
+	bool clocked;
 	u64 start;
+	u64 irq_start;
 	unsigned long start_jiffies;
 	u64 budget;
 	struct cache_ext_call *prev;
@@ -342,6 +349,22 @@ cache_ext_budget(enum cache_ext_timed cb)
 	return &cache_ext_budgets[cb != CACHE_EXT_T_EVICT];
 }
 
+/*
+ * Nanoseconds this CPU has spent in hard and soft interrupts, counted by
+ * CONFIG_IRQ_TIME_ACCOUNTING; 0 without it.  Preemption is disabled.
+ */
+static inline u64 cache_ext_irq_time(void)
+{
+#ifdef CONFIG_IRQ_TIME_ACCOUNTING
+	const u64 *cpustat = kcpustat_this_cpu->cpustat;
+
+	return READ_ONCE(cpustat[CPUTIME_IRQ]) +
+	       READ_ONCE(cpustat[CPUTIME_SOFTIRQ]);
+#else
+	return 0;
+#endif
+}
+
 /* core.c: charge a callback's time */
 void cache_ext_note_time(struct cache_ext_binding *binding,
 			 enum cache_ext_timed cb, u64 took);
@@ -369,23 +392,45 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	call->start_jiffies = jiffies;
 	call->check_from = call->start_jiffies +
 			   READ_ONCE(cache_ext_budget(cb)->jiffies) - 1;
-	if (cb == CACHE_EXT_T_EVICT)
+	/*
+	 * With interrupts off (folio_removed() runs under the i_pages lock)
+	 * jiffies may not move: the tick that advances them may be this
+	 * CPU's.
+	 */
+	call->clocked = cb == CACHE_EXT_T_EVICT || irqs_disabled();
+	if (call->clocked) {
 		call->start = local_clock();
+		call->irq_start = cache_ext_irq_time();
+		/* Nor can the budget check wait for jiffies to move. */
+		if (cb != CACHE_EXT_T_EVICT)
+			call->check_from = call->start_jiffies - 1;
+	}
+}
+
+/* How long a clocked call has run, interrupts it sat through left out. */
+static inline u64 cache_ext_evict_time(const struct cache_ext_call *call)
+{
+	u64 wall = local_clock() - call->start;
+	u64 irq = cache_ext_irq_time() - call->irq_start;
+
+	return wall > irq ? wall - irq : 0;
 }
 
 /*
  * Returns the nanoseconds the call took, charged to its binding.
- * evict_folios() is timed with local_clock(); an event callback, whose
- * budget is in milliseconds and which runs for every folio, in whole
- * jiffies less one, so that its time is never overestimated.
+ * evict_folios(), and a callback run with interrupts off, are timed with
+ * local_clock(), less the time this CPU spent in interrupts meanwhile;
+ * another event callback, whose budget is in milliseconds and which runs
+ * for every folio, in whole jiffies less one, so that its time is never
+ * overestimated.
  */
 static inline u64 cache_ext_leave(struct cache_ext_call *call)
 {
 	unsigned long ticks;
 	u64 took;
 
-	if (call->cb == CACHE_EXT_T_EVICT) {
-		took = local_clock() - call->start;
+	if (call->clocked) {
+		took = cache_ext_evict_time(call);
 	} else {
 		ticks = jiffies - call->start_jiffies;
 		took = ticks ? (u64)(ticks - 1) * TICK_NSEC : 0;

@@ -32,7 +32,8 @@
 #include "internal.h"
 
 /* Put node @idx before node @at.  Caller holds b->lock. */
-static void node_insert_before(struct cache_ext_registry *reg, u32 idx, u32 at)
+static __always_inline void node_insert_before(struct cache_ext_registry *reg,
+					       u32 idx, u32 at)
 {
 	struct cache_ext_node *node = reg_node(reg, idx);
 	struct cache_ext_node *next = reg_node(reg, at);
@@ -45,7 +46,8 @@ static void node_insert_before(struct cache_ext_registry *reg, u32 idx, u32 at)
 }
 
 /* Take node @idx out of its ring.  Caller holds b->lock. */
-static void node_remove(struct cache_ext_registry *reg, u32 idx)
+static __always_inline void node_remove(struct cache_ext_registry *reg,
+					u32 idx)
 {
 	struct cache_ext_node *node = reg_node(reg, idx);
 

@@ -76,13 +76,13 @@ long cache_ext_registry_bytes(struct cache_ext_binding *binding)
 	return bytes;
 }
 
-static u32 pfn_hash(u64 pfn)
+static __always_inline u32 pfn_hash(u64 pfn)
 {
 	return hash_64(pfn, 32);
 }
 
 /* The bucket that holds, or will hold, hash @h. */
-static u32 *bucket_of(struct cache_ext_registry *reg, u32 h)
+static __always_inline u32 *bucket_of(struct cache_ext_registry *reg, u32 h)
 {
 	u32 i = h & ((1U << reg->bits[0]) - 1);
 
@@ -91,15 +91,16 @@ static u32 *bucket_of(struct cache_ext_registry *reg, u32 h)
 	return &reg->buckets[0][i];
 }
 
-static void hash_insert(struct cache_ext_registry *reg, u32 *bucket, u32 idx)
+static __always_inline void hash_insert(struct cache_ext_registry *reg,
+					u32 *bucket, u32 idx)
 {
 	reg_node(reg, idx)->hnext = *bucket;
 	*bucket = idx;
 }
 
 /* Unlink node @idx from the chain of @bucket; @prev precedes it, or 0. */
-static void chain_unlink(struct cache_ext_registry *reg, u32 *bucket,
-			 u32 prev, u32 idx)
+static __always_inline void chain_unlink(struct cache_ext_registry *reg,
+					 u32 *bucket, u32 prev, u32 idx)
 {
 	if (prev)
 		reg_node(reg, prev)->hnext = reg_node(reg, idx)->hnext;
@@ -119,7 +120,8 @@ static void hash_remove(struct cache_ext_registry *reg, u32 *bucket, u32 idx)
 }
 
 /* The node of @pfn on the chain of @bucket, or 0. */
-static u32 chain_find(struct cache_ext_registry *reg, u32 *bucket, u64 pfn)
+static __always_inline u32 chain_find(struct cache_ext_registry *reg,
+				      u32 *bucket, u64 pfn)
 {
 	u32 i;
 
@@ -129,7 +131,7 @@ static u32 chain_find(struct cache_ext_registry *reg, u32 *bucket, u64 pfn)
 	return 0;
 }
 
-static u32 hash_find(struct cache_ext_registry *reg, u64 pfn)
+static __always_inline u32 hash_find(struct cache_ext_registry *reg, u64 pfn)
 {
 	return chain_find(reg, bucket_of(reg, pfn_hash(pfn)), pfn);
 }
@@ -280,7 +282,7 @@ static bool registry_grow(struct cache_ext_registry *reg,
 	return true;
 }
 
-static void maybe_resize(struct cache_ext_binding *b)
+static __always_inline void maybe_resize(struct cache_ext_binding *b)
 {
 	struct cache_ext_registry *reg = &b->registry;
 	u32 size = 1U << reg->bits[0];
