@@ -21,8 +21,6 @@
 #include "cgroup_util.h"
 #include "cache_ext_util.h"
 #include "count_events.skel.h"
-#include "empty_hooks.skel.h"
-#include "noop.skel.h"
 
 #define NR_PAGES 64
 
@@ -320,37 +318,23 @@ TEST(bad_cgroups_rejected)
 }
 
 /*
- * Folios tracked by the binding of @cgroup_id when it ended, from the
- * cache_ext_unbind tracepoint; -1 if it did not end.
- */
-static long tracked_at_unbind(const char *policy, uint64_t cgroup_id)
-{
-	char want[96], line[512], *p;
-	long tracked = -1;
-	FILE *f = fopen("/sys/kernel/tracing/trace", "r");
-
-	snprintf(want, sizeof(want), "cache_ext_unbind: policy=%s cgroup=%llu ",
-		 policy, (unsigned long long)cgroup_id);
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, want) && (p = strstr(line, "tracked=")))
-			sscanf(p, "tracked=%ld", &tracked);
-	if (f)
-		fclose(f);
-	return tracked;
-}
-
-/*
  * The registry tracks a bound cgroup's folios when its policy is told
  * about folios, and none when it has only evict_folios(): such a policy
  * can name no folio, and tracking would only cost.
  */
 TEST(tracking_follows_folio_callbacks)
 {
-	struct empty_hooks *hooks;
-	struct noop *noop;
-	struct bpf_link *link;
-	char file[PATH_MAX], *cg;
+	static const struct {
+		const char *policy;
+		int tracked;
+	} cases[] = {
+		{ "empty_hooks", NR_PAGES },	/* every folio callback, empty */
+		{ "noop", 0 },			/* evict_folios() only */
+	};
+	char file[PATH_MAX], who[48], id_str[48], want[48], *cg;
+	struct policy p;
 	uint64_t id;
+	size_t i;
 
 	if (!scratch_dir())
 		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
@@ -358,33 +342,22 @@ TEST(tracking_follows_folio_callbacks)
 	cg = memcg_create("cache_ext_tracking");
 	ASSERT_NE(cg, NULL);
 	id = cgroup_id_of(cg);
+	snprintf(id_str, sizeof(id_str), "cgroup=%llu ", (unsigned long long)id);
 	scratch_path(file, sizeof(file), "tracking");
 	ASSERT_EQ(make_file(file, NR_PAGES), 0);
 
-	hooks = empty_hooks__open();
-	ASSERT_NE(hooks, NULL);
-	hooks->struct_ops.empty_hooks->cgroup_id = id;
-	ASSERT_EQ(empty_hooks__load(hooks), 0);
-	link = bpf_map__attach_struct_ops(hooks->maps.empty_hooks);
-	ASSERT_NE(link, NULL);
-	ASSERT_EQ(drop_file_cache(file), 0);
-	ASSERT_EQ(cg_run(cg, read_file, file), 0);
-	bpf_link__destroy(link);
-	empty_hooks__destroy(hooks);
-	EXPECT_EQ(tracked_at_unbind("empty_hooks", id), NR_PAGES);
-
-	noop = noop__open();
-	ASSERT_NE(noop, NULL);
-	noop->struct_ops.noop->cgroup_id = id;
-	ASSERT_EQ(noop__load(noop), 0);
-	link = bpf_map__attach_struct_ops(noop->maps.noop);
-	ASSERT_NE(link, NULL);
-	ASSERT_EQ(drop_file_cache(file), 0);
-	ASSERT_EQ(cg_run(cg, read_file, file), 0);
-	EXPECT_EQ(cached_pages(file), NR_PAGES);
-	bpf_link__destroy(link);
-	noop__destroy(noop);
-	EXPECT_EQ(tracked_at_unbind("noop", id), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ASSERT_EQ(policy_attach(&p, cases[i].policy, NULL, id, NULL), 0);
+		ASSERT_EQ(drop_file_cache(file), 0);
+		ASSERT_EQ(cg_run(cg, read_file, file), 0);
+		EXPECT_EQ(cached_pages(file), NR_PAGES);
+		policy_detach(&p);
+		snprintf(who, sizeof(who), "cache_ext_unbind: policy=%s ",
+			 cases[i].policy);
+		snprintf(want, sizeof(want), "tracked=%d ", cases[i].tracked);
+		EXPECT_EQ(trace_count(who, id_str, want, NULL), 1)
+			TH_LOG("%s", cases[i].policy);
+	}
 
 	unlink(file);
 	cg_destroy(cg);

@@ -41,12 +41,16 @@
  * budget eject the policy (cache_ext_note_time()).  The hooks read the
  * budgets in the units they use, worked out when a parameter is written.
  */
-static unsigned int evict_budget_ms = 200;
-static unsigned int event_budget_ms = 200;
+#define DEFAULT_BUDGET_MS	200
+#define DEFAULT_BUDGET	{ (u64)DEFAULT_BUDGET_MS * NSEC_PER_MSEC,		\
+			  (unsigned long)DEFAULT_BUDGET_MS * HZ / MSEC_PER_SEC }
+
+static unsigned int evict_budget_ms = DEFAULT_BUDGET_MS;
+static unsigned int event_budget_ms = DEFAULT_BUDGET_MS;
 
 struct cache_ext_budget cache_ext_budgets[2] __read_mostly = {
-	{ 200 * NSEC_PER_MSEC, 200 * HZ / MSEC_PER_SEC },
-	{ 200 * NSEC_PER_MSEC, 200 * HZ / MSEC_PER_SEC },
+	DEFAULT_BUDGET,
+	DEFAULT_BUDGET,
 };
 
 static int budget_set(const char *val, const struct kernel_param *kp)

@@ -478,7 +478,6 @@ long cache_ext_registry_size(struct cache_ext_binding *binding);
 long cache_ext_registry_bytes(struct cache_ext_binding *binding);
 
 /* lists.c */
-void cache_ext_list_init(struct cache_ext_binding *b, u32 id);
 void cache_ext_node_unlink(struct cache_ext_binding *b, u32 idx);
 
 #endif /* _MM_CACHE_EXT_INTERNAL_H */

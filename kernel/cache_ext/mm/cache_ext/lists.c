@@ -57,12 +57,8 @@ static __always_inline void node_remove(struct cache_ext_registry *reg,
 	node->prev = idx;
 }
 
-/**
- * cache_ext_list_init - make list @id empty
- * @b: the binding, locked
- * @id: the list
- */
-void cache_ext_list_init(struct cache_ext_binding *b, u32 id)
+/* Make list @id of @b empty.  Caller holds b->lock. */
+static void list_init(struct cache_ext_binding *b, u32 id)
 {
 	struct cache_ext_node *head = reg_node(&b->registry,
 					       list_head_index(id));
@@ -139,7 +135,7 @@ __bpf_kfunc s32 bpf_cache_ext_list_create(struct mem_cgroup *memcg)
 	spin_lock_irqsave(&b->lock, flags);
 	if (b->nr_lists < CACHE_EXT_MAX_LISTS) {
 		id = b->nr_lists++;
-		cache_ext_list_init(b, id);
+		list_init(b, id);
 	} else {
 		id = -ENOSPC;
 	}

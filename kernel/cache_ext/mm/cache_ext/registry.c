@@ -254,18 +254,21 @@ void cache_ext_prealloc_free(struct cache_ext_prealloc *pre)
 	kvfree(pre->data_tbl);
 }
 
-/* Add a chunk from @pre, growing the chunk tables from it if needed. */
-static bool registry_grow(struct cache_ext_registry *reg,
+/*
+ * Add a chunk from @pre, growing the chunk tables from it if needed; with
+ * nothing usable in @pre, do nothing.
+ */
+static void registry_grow(struct cache_ext_registry *reg,
 			  struct cache_ext_prealloc *pre)
 {
 	u32 c = reg->nr_chunks;
 
 	if (!pre->nodes || !pre->data)
-		return false;
+		return;
 	if (c == reg->max_chunks) {
 		if (!pre->node_tbl || !pre->data_tbl ||
 		    pre->max_chunks <= reg->max_chunks)
-			return false;
+			return;
 		memcpy(pre->node_tbl, reg->nodes, c * sizeof(*reg->nodes));
 		memcpy(pre->data_tbl, reg->data, c * sizeof(*reg->data));
 		/* The old tables go back to the caller, to be freed. */
@@ -279,7 +282,6 @@ static bool registry_grow(struct cache_ext_registry *reg,
 	pre->data = NULL;
 	reg->nr_chunks = c + 1;
 	chunk_free_nodes(reg, c, c * CACHE_EXT_CHUNK_NODES);
-	return true;
 }
 
 static __always_inline void maybe_resize(struct cache_ext_binding *b)
