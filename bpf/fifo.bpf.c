@@ -4,9 +4,10 @@
  *
  * The reference policy: one list per cgroup; a new folio goes to the tail,
  * eviction takes folios from the head.  Accesses change nothing.  It shows
- * the whole contract in a few lines: create a list in init(), track
- * folios in folio_added(), propose from the list in evict_folios().  The
- * kernel takes removed folios off the list by itself.
+ * the whole contract in a few lines: create a list in init(), have the
+ * kernel append every new folio to it (CACHE_EXT_OPS_ADD_TO_LIST: no
+ * folio_added() call per insertion), propose from the list in
+ * evict_folios().  The kernel takes removed folios off the list by itself.
  */
 #include "cache_ext.bpf.h"
 
@@ -22,11 +23,6 @@ s32 CACHE_EXT_OP_SLEEPABLE(fifo_init, struct mem_cgroup *memcg)
 	return list == FIFO_LIST ? 0 : -EINVAL;
 }
 
-void CACHE_EXT_OP(fifo_added, struct folio *folio, struct mem_cgroup *memcg)
-{
-	bpf_cache_ext_list_add(memcg, FIFO_LIST, folio, CACHE_EXT_TAIL);
-}
-
 void CACHE_EXT_OP(fifo_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
@@ -40,7 +36,7 @@ void CACHE_EXT_OP(fifo_evict, struct cache_ext_eviction_ctx *req,
 SEC(".struct_ops.link")
 struct cache_ext_ops fifo = {
 	.init		= (void *)fifo_init,
-	.folio_added	= (void *)fifo_added,
+	.flags		= CACHE_EXT_OPS_ADD_TO_LIST,
 	.evict_folios	= (void *)fifo_evict,
 	.name		= "fifo",
 };

@@ -26,11 +26,6 @@ s32 CACHE_EXT_OP_SLEEPABLE(ml_rank_init, struct mem_cgroup *memcg)
 	return bpf_cache_ext_list_create(memcg) == FIFO_LIST ? 0 : -EINVAL;
 }
 
-void CACHE_EXT_OP(ml_rank_added, struct folio *folio, struct mem_cgroup *memcg)
-{
-	bpf_cache_ext_list_add(memcg, FIFO_LIST, folio, CACHE_EXT_TAIL);
-}
-
 void CACHE_EXT_OP(ml_rank_accessed, struct folio *folio,
 		  struct mem_cgroup *memcg)
 {
@@ -63,7 +58,7 @@ void CACHE_EXT_OP(ml_rank_evict, struct cache_ext_eviction_ctx *req,
 SEC(".struct_ops.link")
 struct cache_ext_ops ml_rank = {
 	.init		= (void *)ml_rank_init,
-	.folio_added	= (void *)ml_rank_added,
+	.flags		= CACHE_EXT_OPS_ADD_TO_LIST,
 	.folio_accessed	= (void *)ml_rank_accessed,
 	.evict_folios	= (void *)ml_rank_evict,
 	.name		= "ml_rank",

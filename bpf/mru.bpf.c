@@ -23,11 +23,6 @@ s32 CACHE_EXT_OP_SLEEPABLE(mru_init, struct mem_cgroup *memcg)
 	return bpf_cache_ext_list_create(memcg) == MRU_LIST ? 0 : -EINVAL;
 }
 
-void CACHE_EXT_OP(mru_added, struct folio *folio, struct mem_cgroup *memcg)
-{
-	bpf_cache_ext_list_add(memcg, MRU_LIST, folio, CACHE_EXT_TAIL);
-}
-
 void CACHE_EXT_OP(mru_accessed, struct folio *folio, struct mem_cgroup *memcg)
 {
 	bpf_cache_ext_list_move(memcg, MRU_LIST, folio, CACHE_EXT_HEAD);
@@ -42,7 +37,7 @@ void CACHE_EXT_OP(mru_evict, struct cache_ext_eviction_ctx *req,
 SEC(".struct_ops.link")
 struct cache_ext_ops mru = {
 	.init		= (void *)mru_init,
-	.folio_added	= (void *)mru_added,
+	.flags		= CACHE_EXT_OPS_ADD_TO_LIST,
 	.folio_accessed	= (void *)mru_accessed,
 	.evict_folios	= (void *)mru_evict,
 	.name		= "mru",

@@ -28,6 +28,7 @@
 #include "forge_folio.skel.h"
 #include "no_admit.skel.h"
 #include "list_misuse.skel.h"
+#include "kernel_listed.skel.h"
 #include "progs/list_misuse.h"
 
 #define FILE_PAGES	4096		/* 16 MiB per file */
@@ -149,6 +150,47 @@ TEST_F(evict, fifo_under_memory_high)
 	ASSERT_EQ(cg_write(self->cg, "memory.max", "max"), 0);
 	ASSERT_EQ(cg_write(self->cg, "memory.high", MEMCG_MAX), 0);
 	expect_fifo_order(_metadata, self);
+}
+
+/*
+ * CACHE_EXT_OPS_ADD_TO_LIST: with no init() and no folio_added(), the
+ * kernel creates list 0 and appends every new folio: FIFO order again.
+ */
+TEST_F(evict, kernel_lists_new_folios)
+{
+	struct kernel_listed *skel = ATTACH(kernel_listed, kernel_listed, self);
+	struct bpf_link *link;
+
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.kernel_listed);
+	ASSERT_NE(link, NULL);
+
+	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
+	TH_LOG("cached A=%ld B=%ld C=%ld", cached(self, 0), cached(self, 1),
+	       cached(self, 2));
+	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
+	EXPECT_GT(cached(self, 2), FILE_PAGES * 3 / 4);
+	EXPECT_GT(trace_count("cache_ext_evict:", "proposed=32", NULL), 0);
+
+	bpf_link__destroy(link);
+	kernel_listed__destroy(skel);
+}
+
+/* A flag this kernel does not know refuses the policy. */
+TEST_F(evict, unknown_ops_flag_refused)
+{
+	struct fifo *skel = fifo__open();
+	struct bpf_link *link;
+
+	ASSERT_NE(skel, NULL);
+	skel->struct_ops.fifo->flags |= 1ULL << 40;
+	/* The kernel sees the flags when libbpf writes the map, at attach. */
+	ASSERT_EQ(fifo__load(skel), 0);
+	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, EINVAL);
+	bpf_link__destroy(link);
+	fifo__destroy(skel);
 }
 
 /* Evicting newest first keeps A, which the kernel's LRU would drop. */

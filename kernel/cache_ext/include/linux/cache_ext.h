@@ -77,6 +77,20 @@ enum cache_ext_eject_reason {
 };
 
 /**
+ * enum cache_ext_ops_flags - what a policy asks the kernel to do for it
+ * @CACHE_EXT_OPS_ADD_TO_LIST: every new folio goes to the tail of the
+ *	binding's list 0 before &cache_ext_ops.folio_added is called (which
+ *	may then move it, or be left out); the kernel creates list 0 after
+ *	&cache_ext_ops.init if init() did not.  It saves a policy whose new
+ *	folios all go there a callback and a kfunc call per insertion.
+ * @CACHE_EXT_OPS_ALL_FLAGS: every flag this kernel knows
+ */
+enum cache_ext_ops_flags {
+	CACHE_EXT_OPS_ADD_TO_LIST	= 1ULL << 0,
+	CACHE_EXT_OPS_ALL_FLAGS		= CACHE_EXT_OPS_ADD_TO_LIST,
+};
+
+/**
  * struct bpf_iter_cache_ext_list - opaque state of a list iterator
  * @__opaque: kernel-private, see mm/cache_ext/lists.c
  */
@@ -197,6 +211,12 @@ struct cache_ext_ops {
 	 */
 	bool (*admit_folio)(struct cache_ext_admit_ctx *ctx,
 			    struct mem_cgroup *memcg);
+
+	/**
+	 * @flags: &enum cache_ext_ops_flags; registration fails with
+	 * -EINVAL for a flag this kernel does not know.
+	 */
+	u64 flags;
 
 	/**
 	 * @cgroup_id: if not zero, the id of a cgroup (as returned by

@@ -63,6 +63,11 @@ static int cache_ext_ops_init_member(const struct btf_type *t,
 				     sizeof(ops->name)) <= 0)
 			return -EINVAL;
 		return 1;
+	case offsetof(struct cache_ext_ops, flags):
+		if (uops->flags & ~CACHE_EXT_OPS_ALL_FLAGS)
+			return -EINVAL;
+		ops->flags = uops->flags;
+		return 1;
 	case offsetof(struct cache_ext_ops, cgroup_id):
 		ops->cgroup_id = uops->cgroup_id;
 		return 1;

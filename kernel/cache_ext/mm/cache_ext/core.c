@@ -42,6 +42,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/swap.h>
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/cache_ext.h>
@@ -218,7 +219,9 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	binding->state = CACHE_EXT_BINDING_INIT;
 	binding->tracks = policy->ops->folio_added ||
 			  policy->ops->folio_accessed ||
-			  policy->ops->folio_removed || policy->ops->admit_folio;
+			  policy->ops->folio_removed ||
+			  policy->ops->admit_folio ||
+			  (policy->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST);
 	binding->err_stamp = jiffies;
 	spin_lock_init(&binding->lock);
 	spin_lock_init(&binding->evict_lock);
@@ -254,6 +257,8 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 		}
 	}
 
+	if (policy->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST)
+		cache_ext_lists_ensure_first(binding);
 	list_add_tail(&binding->policy_node, &policy->bindings);
 	WRITE_ONCE(binding->state, CACHE_EXT_BINDING_ACTIVE);
 	trace_cache_ext_bind(policy->ops->name, cgroup_id(memcg->css.cgroup));
@@ -1147,6 +1152,12 @@ void __cache_ext_folio_read(struct folio *folio)
 	rcu_read_unlock();
 	if (!drop || !folio_trylock(folio))
 		return;
+	/*
+	 * A folio just read in may still wait in this CPU's LRU-add batch,
+	 * whose reference would make mapping_evict_folio() refuse it.
+	 */
+	if (!folio_test_lru(folio))
+		lru_add_drain();
 
 	/* The reader's reference keeps the folio's memcg alive. */
 	memcg = folio_memcg(folio);

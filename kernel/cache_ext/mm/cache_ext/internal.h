@@ -198,9 +198,10 @@ enum cache_ext_timed {
  * @hash_node: entry in the table that validates memcg pointers from BPF
  * @state: an &enum cache_ext_binding_state
  * @tracks: the policy is told about folios (it has folio_added(),
- *	folio_accessed(), folio_removed() or admit_folio()), so the registry
- *	tracks them; a policy without those never sees a folio, so it could
- *	name none, and its binding tracks nothing
+ *	folio_accessed(), folio_removed() or admit_folio()) or has the kernel
+ *	list them (%CACHE_EXT_OPS_ADD_TO_LIST), so the registry tracks them;
+ *	a policy without those never sees a folio, so it could name none,
+ *	and its binding tracks nothing
  * @lock: protects the registry, the lists and every node; taken with
  *	interrupts disabled because folio removal runs under the i_pages lock
  * @registry: the tracked folios and the lists' nodes
@@ -479,5 +480,8 @@ long cache_ext_registry_bytes(struct cache_ext_binding *binding);
 
 /* lists.c */
 void cache_ext_node_unlink(struct cache_ext_binding *b, u32 idx);
+void cache_ext_node_link(struct cache_ext_binding *b, u32 idx, u32 id,
+			 bool tail);
+void cache_ext_lists_ensure_first(struct cache_ext_binding *b);
 
 #endif /* _MM_CACHE_EXT_INTERNAL_H */

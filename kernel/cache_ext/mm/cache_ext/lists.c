@@ -84,7 +84,15 @@ void cache_ext_node_unlink(struct cache_ext_binding *b, u32 idx)
 	node->list = 0;
 }
 
-static void node_link(struct cache_ext_binding *b, u32 idx, u32 id, bool tail)
+/**
+ * cache_ext_node_link - put a folio's node at one end of a list
+ * @b: the binding, locked
+ * @idx: the node, on no list
+ * @id: an existing list of @b
+ * @tail: true for the tail, false for the head
+ */
+void cache_ext_node_link(struct cache_ext_binding *b, u32 idx, u32 id,
+			 bool tail)
 {
 	struct cache_ext_registry *reg = &b->registry;
 	u32 head = list_head_index(id);
@@ -111,6 +119,22 @@ struct cache_ext_list_iter {
 	struct folio *folios[ITER_BATCH];
 	u32 index[ITER_BATCH];
 } __aligned(8);
+
+/**
+ * cache_ext_lists_ensure_first - create list 0 of a binding if it has none
+ * @b: a binding being set up, after its init()
+ */
+void cache_ext_lists_ensure_first(struct cache_ext_binding *b)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->lock, flags);
+	if (!b->nr_lists) {
+		b->nr_lists = 1;
+		list_init(b, 0);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+}
 
 __bpf_kfunc_start_defs();
 
@@ -168,7 +192,7 @@ static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
 		ret = must_be_linked ? -ENOENT : -EEXIST;
 	if (!ret) {
 		cache_ext_node_unlink(b, idx);
-		node_link(b, idx, id, tail);
+		cache_ext_node_link(b, idx, id, tail);
 	}
 	spin_unlock_irqrestore(&b->lock, flags);
 	return ret;

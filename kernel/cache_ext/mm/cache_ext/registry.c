@@ -304,7 +304,9 @@ static __always_inline void maybe_resize(struct cache_ext_binding *b)
  * @folio: a folio just inserted into the page cache, locked
  * @admitted: false to drop the folio after the read that brought it in
  *
- * The folio goes on no list; its policy data starts at 0.
+ * The folio goes to the tail of list 0 if the policy asked for it
+ * (%CACHE_EXT_OPS_ADD_TO_LIST), else on no list; its policy data starts
+ * at 0.
  *
  * Return: the folio's node index, or 0 if it cannot be tracked: no memory,
  * %CACHE_EXT_MAX_NODES reached, a pfn beyond %CACHE_EXT_PFN_BITS, or the
@@ -346,6 +348,8 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 	*bucket = idx;
 	*reg_data(reg, idx) = 0;
 	reg->nr++;
+	if (binding->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST)
+		cache_ext_node_link(binding, idx, 0, true);
 	maybe_resize(binding);
 out:
 	spin_unlock_irqrestore(&binding->lock, flags);
