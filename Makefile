@@ -5,6 +5,10 @@
 
 TOP		:= $(CURDIR)
 B		:= $(TOP)/build
+# make eval's programs (bench/eval), also run at toy size by make check.
+EVAL_OUT	:= $(B)/bench/eval
+EVAL_BINS	:= $(EVAL_OUT)/eval $(EVAL_OUT)/ycsb $(EVAL_OUT)/replay \
+		   $(EVAL_OUT)/report
 KSRC		:= $(B)/linux
 KOUT		:= $(B)/kbuild
 VMLINUX		:= $(KOUT)/vmlinux
@@ -35,6 +39,8 @@ KSELFTEST_DIR	:= $(KSRC)/tools/testing/selftests
 
 VM		:= scripts/vm.sh
 VM_TIMEOUT	?= 1200
+# The debug kernel (KASAN, lockdep) runs the tests three to four times slower.
+DEBUG_VM_TIMEOUT ?= 3600
 
 export PATH	:= /usr/lib/ccache:$(PATH)
 
@@ -53,6 +59,8 @@ help:
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
 	@echo 'make bench-concurrency  1-8 readers in one cgroup: decision time, ejections'
 	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
+	@echo 'make eval       the papers'"'"' experiments on RocksDB, ripgrep, fio, a real trace (~90 min)'
+	@echo 'make eval-quick a subset of them (~10 min); make eval-NAME: one experiment'
 	@echo 'make deps       install the Debian packages the build needs'
 	@echo 'make kernel | module | bpf | tools | selftests   build one part'
 
@@ -187,8 +195,17 @@ $(B)/tests/test_lclog_fuzz: $(LCTRAIN_DIR)/tests/test_lclog_fuzz.c $(LCTRAIN_LIB
 	@$(CC) $(LCTRAIN_CFLAGS) -O1 -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(LCTRAIN_LIB) -ljson-c -lm
 
+# make eval's generators, trace packer and report, on the host.
+$(B)/tests/test_eval: bench/eval/tests/test_eval.c bench/eval/ycsb_gen.c \
+		bench/eval/ycsb_gen.h $(B)/bench/eval/replay $(B)/bench/eval/report
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(TOOLS_CFLAGS) -DREPLAY_BIN='"$(B)/bench/eval/replay"' \
+		-DREPORT_BIN='"$(B)/bench/eval/report"' -o $@ $< \
+		bench/eval/ycsb_gen.c -lm
+
 HOST_TESTS	:= $(B)/tests/test_cachectl $(B)/tests/test_lctrain \
-		   $(B)/tests/test_lclog_fuzz
+		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval
 
 tools: $(CACHECTL) $(LCTRAIN) $(HOST_TESTS)
 
@@ -206,9 +223,9 @@ kselftest: kernel module selftests
 		CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) \
 		$(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
 
-check: kernel module selftests
+check: kernel module selftests $(EVAL_BINS)
 	@CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) \
-		scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
+		EVAL_BIN=$(EVAL_OUT) scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
 
 # The kselftests once more on a debug kernel (kernel/configs/debug.config:
 # KASAN, lockdep, debug objects), with the module built for it.
@@ -227,7 +244,7 @@ $(eval $(call ctl_ko_rule,$(EXTMOD_DEBUG),$(KOUT_DEBUG)))
 
 check-debug: kernel-debug $(CTL_KO_DEBUG) selftests
 	@KERNEL=$(BZIMAGE_DEBUG) CACHE_EXT_CTL_KO=$(CTL_KO_DEBUG) CACHECTL=$(CACHECTL) \
-		LCTRAIN=$(LCTRAIN) scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
+		LCTRAIN=$(LCTRAIN) scripts/check.sh $(DEBUG_VM_TIMEOUT) $(SELFTEST_VARS)
 
 # --- benchmarks (not tests: they print numbers) -------------------------------
 
@@ -258,6 +275,53 @@ $(BENCH_OUT)/concurrency: bench/concurrency.c selftests/cache_ext/workload.c \
 	@echo '  CC      $<'
 	@$(CC) $(BENCH_CFLAGS) -o $@ $< selftests/cache_ext/workload.c \
 		$(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
+
+# --- make eval: the papers' experiments on real programs ----------------------
+
+EVAL_CFLAGS	:= $(BENCH_CFLAGS) -Ibench/eval
+
+$(EVAL_OUT)/eval: bench/eval/eval.c bench/eval/run.c bench/eval/run.h \
+		selftests/cache_ext/workload.c $(BENCH_COMMON) \
+		$(CACHECTL_DIR)/hist.c bpf
+	@mkdir -p $(dir $@)
+	@echo '  CC      $<'
+	@$(CC) $(EVAL_CFLAGS) -o $@ $< bench/eval/run.c \
+		selftests/cache_ext/workload.c $(CACHECTL_DIR)/hist.c \
+		$(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
+
+$(EVAL_OUT)/ycsb: bench/eval/ycsb.c bench/eval/ycsb_gen.c bench/eval/ycsb_gen.h \
+		$(LIBBPF_A)
+	@mkdir -p $(dir $@)
+	@echo '  CC      $<'
+	@$(CC) $(EVAL_CFLAGS) -o $@ $< bench/eval/ycsb_gen.c $(LIBBPF_A) \
+		-lrocksdb -lelf -lz -lpthread -lm
+
+$(EVAL_OUT)/%: bench/eval/%.c
+	@mkdir -p $(dir $@)
+	@echo '  CC      $<'
+	@$(CC) $(EVAL_CFLAGS) -o $@ $< -lm
+
+EVAL_EXPERIMENTS := ycsb trace search get-scan admit isolation overhead learned
+EVAL_DEPS	:= kernel module tools bpf $(EVAL_BINS)
+EVAL		:= CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) \
+		   LCTRAIN=$(LCTRAIN) EVAL_BIN=$(EVAL_OUT) scripts/eval.sh
+
+.PHONY: eval eval-quick eval-toy $(addprefix eval-,$(EVAL_EXPERIMENTS))
+# Every experiment at full size: about 90 minutes under TCG.
+eval: $(EVAL_DEPS)
+	@$(EVAL) full
+# A subset at reduced size: about 10 minutes.
+eval-quick: $(EVAL_DEPS)
+	@$(EVAL) quick
+# Every experiment once at toy size: the harness works (part of make check).
+eval-toy: $(EVAL_DEPS)
+	@$(EVAL) toy
+$(addprefix eval-,$(EVAL_EXPERIMENTS)): eval-%: $(EVAL_DEPS)
+	@$(EVAL) full $*
+# The latest build/eval/summary.md into Documentation/admin-guide/cache_ext.rst.
+.PHONY: eval-doc
+eval-doc:
+	@scripts/eval-doc.sh
 
 # Many readers in one cgroup: decision time, rejections, ejections.
 .PHONY: bench-concurrency

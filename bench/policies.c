@@ -298,21 +298,15 @@ static int learn(const struct workload *w)
 	    run_traced(cachectl, cg, log, "oversample=1", 0, w->run, NULL,
 		       summary, sizeof(summary)))
 		goto out;
-	if (run_cmd(out, sizeof(out), "%s -o %s %s", lctrain, model, log)) {
-		fprintf(stderr, "policies: lctrain failed:\n%s", out);
+	if (train_and_load("policies", cachectl, lctrain, log, model, out,
+			   sizeof(out)))
 		goto out;
-	}
 	summary[strcspn(summary, "\n")] = '\0';
 	printf("\n%s: model learned from a trace of it (%s)\n", w->name, summary);
 	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
 		if (strstr(line, "trained in") || strstr(line, "hold-out AUC") ||
 		    strstr(line, "rows "))
 			printf("  lctrain: %s\n", line);
-	if (run_cmd(out, sizeof(out), "%s model load learned %s",
-		    cachectl, model)) {
-		fprintf(stderr, "policies: cachectl model load failed:\n%s", out);
-		goto out;
-	}
 	ret = 0;
 out:
 	unlink(log);

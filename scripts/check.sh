@@ -3,10 +3,10 @@
 #
 # `make check`: every test of the project.  Host unit tests first (each
 # tests/ or tools/**/tests/ program prints TAP), then the kselftests in the
-# VM.  Prints one closing line "N passed, N failed" summing both, and exits
+# VM, then (with EVAL_BIN set) make eval at toy size, its output checked.  Prints one closing line "N passed, N failed" summing both, and exits
 # non-zero if anything failed or did not run.
 #
-#   [CACHE_EXT_CTL_KO=path] [CACHECTL=path] [LCTRAIN=path] scripts/check.sh VM_TIMEOUT KSELFTEST_MAKE_VARS...
+#   [CACHE_EXT_CTL_KO=path] [CACHECTL=path] [LCTRAIN=path] [EVAL_BIN=dir] scripts/check.sh VM_TIMEOUT KSELFTEST_MAKE_VARS...
 
 set -uo pipefail
 
@@ -48,6 +48,22 @@ read -r k_pass k_fail k_skip <<< "$summary"
 passed=$((passed + k_pass))
 failed=$((failed + k_fail))
 skipped=$((skipped + k_skip))
+
+# make eval at toy size: every experiment once, its output checked for
+# form (scripts/eval-check.sh), so that the harness cannot rot.
+if [ -n "${EVAL_BIN:-}" ]; then
+	echo "== VM: make eval at toy size (the harness, not the numbers)"
+	EVAL_LOG=$TOP/build/check-eval.log
+	rm -rf "$TOP/build/eval-toy" "$EVAL_LOG.tap"
+	"$TOP/scripts/eval.sh" toy > "$EVAL_LOG" 2>&1
+	eval_status=$?
+	grep -E '^\[|^eval:' "$EVAL_LOG"
+	"$TOP/scripts/eval-check.sh" "$TOP/build/eval-toy" | tee -a "$EVAL_LOG.tap"
+	[ "$eval_status" -eq 0 ] || echo "not ok - scripts/eval.sh toy exited with $eval_status (see $EVAL_LOG)" | tee -a "$EVAL_LOG.tap"
+	passed=$((passed + $(grep -Ec '^ok [0-9]+' "$EVAL_LOG.tap")))
+	failed=$((failed + $(grep -Ec '^not ok' "$EVAL_LOG.tap")))
+	rm -f "$EVAL_LOG.tap"
+fi
 [ "$failed" -eq 0 ] || status=1
 
 echo

@@ -30,6 +30,12 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t bpf bpf /sys/fs/bpf
 mkdir -p "$CACHE_EXT_SCRATCH"
 mount -t ext4 /dev/vda "$CACHE_EXT_SCRATCH"
+# vm.sh -d: a read-only data disk (make eval's prepared data).
+if [ -b /dev/vdb ]; then
+	export CACHE_EXT_DATA=/run/data
+	mkdir -p "$CACHE_EXT_DATA"
+	mount -t ext4 -o ro,noload /dev/vdb "$CACHE_EXT_DATA"
+fi
 ulimit -l unlimited
 
 cmd=$(sed -n 's/.*cache_ext_vm\.cmd=\([^ ]*\).*/\1/p' /proc/cmdline)

@@ -3,14 +3,16 @@
 #
 # Boot the cache_ext kernel in qemu and run one command inside it.
 #
-#   scripts/vm.sh [-t SECONDS] [-i] [--kvm] [--] COMMAND...
+#   scripts/vm.sh [-t SECONDS] [-d IMAGE] [-i] [--kvm] [--] COMMAND...
 #
 # The guest sees the host's / read-only over virtio-9p (so the command and
 # everything it uses are the host's files at the same paths), tmpfs on
 # /tmp, /run, /root and /var/tmp, this repository at its host path even if
 # that is under one of those, and a fresh ext4 scratch disk (virtio-blk)
-# mounted at $CACHE_EXT_SCRATCH (/run/scratch).  The command runs as root in the
-# guest's root cgroup, in the directory it was started from on the host.
+# mounted at $CACHE_EXT_SCRATCH (/run/scratch); -d attaches an ext4 image
+# as a read-only second disk, mounted at $CACHE_EXT_DATA (/run/data).  The
+# command runs as root in the guest's root cgroup, in the directory it was
+# started from on the host.
 #
 # Exit status: the command's, or 124 if the VM hit its timeout (default
 # 600 s) and was killed, or 125 if the guest died before reporting a status.
@@ -25,18 +27,20 @@ VMDIR=$TOP/build/vm
 KERNEL=${KERNEL:-$TOP/build/kbuild/arch/x86/boot/bzImage}
 TIMEOUT=600
 INTERACTIVE=0
+DATA=
 ACCEL=tcg
 MEM=${VM_MEM:-2G}
 SMP=${VM_SMP:-2}
 
 usage() {
-	sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-0}"
 }
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-t) TIMEOUT=$2; shift 2 ;;
+	-d) DATA=$2; shift 2 ;;
 	-i) INTERACTIVE=1; shift ;;
 	--kvm) ACCEL=kvm; shift ;;
 	-h|--help) usage 0 ;;
@@ -47,6 +51,7 @@ while [ $# -gt 0 ]; do
 done
 
 [ $# -gt 0 ] || [ $INTERACTIVE -eq 1 ] || usage 2 >&2
+[ -z "$DATA" ] || [ -f "$DATA" ] || { echo "vm.sh: no data image at $DATA" >&2; exit 2; }
 [ -f "$KERNEL" ] || { echo "vm.sh: no kernel at $KERNEL; run 'make kernel'" >&2; exit 2; }
 if [ "$ACCEL" = kvm ] && [ ! -w /dev/kvm ]; then
 	echo "vm.sh: --kvm asked for but /dev/kvm is not usable" >&2
@@ -82,6 +87,7 @@ QEMU=(qemu-system-x86_64
 	-device virtio-9p-pci,fsdev=top,mount_tag=cache_ext_top
 	-drive file="$RUN/scratch.img",if=virtio,format=raw,cache=unsafe
 	-net none -no-reboot)
+[ -z "$DATA" ] || QEMU+=(-drive file="$DATA",if=virtio,format=raw,readonly=on)
 # shellcheck disable=SC2206 # split on blanks on purpose
 QEMU+=(${VM_QEMU_ARGS:-})
 
@@ -92,7 +98,7 @@ fi
 set +e
 timeout -k 5 "$TIMEOUT" "${QEMU[@]}" -display none -monitor none \
 	-serial stdio < /dev/null | tee "$RUN/console" | \
-	grep -av '^cache_ext-vm: exit status'
+	grep --line-buffered -av '^cache_ext-vm: exit status'
 qemu_rc=${PIPESTATUS[0]}
 set -e
 

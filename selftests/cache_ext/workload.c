@@ -244,6 +244,23 @@ int run_traced(const char *cachectl, const char *cgroup, const char *log,
 	return ret;
 }
 
+int train_and_load(const char *who, const char *cachectl, const char *lctrain,
+		   const char *log, const char *model, char *out, size_t len)
+{
+	char load[1024];
+
+	if (run_cmd(out, len, "%s -o %s %s", lctrain, model, log)) {
+		fprintf(stderr, "%s: lctrain failed:\n%s", who, out);
+		return -1;
+	}
+	if (run_cmd(load, sizeof(load), "%s model load learned %s", cachectl,
+		    model)) {
+		fprintf(stderr, "%s: cachectl model load failed:\n%s", who, load);
+		return -1;
+	}
+	return 0;
+}
+
 int run_cmd(char *out, size_t len, const char *fmt, ...)
 {
 	char cmd[4096];

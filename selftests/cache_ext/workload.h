@@ -81,6 +81,15 @@ int run_traced(const char *cachectl, const char *cgroup, const char *log,
 	       int (*fn)(const char *cgroup, void *arg), void *arg,
 	       char *summary, size_t len);
 
+/*
+ * Trains a model on the trace @log with @lctrain (into @model) and loads
+ * it into the model store as "learned" with @cachectl.  What the trainer
+ * printed goes to @out.  Returns 0, or -1 (and why on stderr, prefixed
+ * with @who).
+ */
+int train_and_load(const char *who, const char *cachectl, const char *lctrain,
+		   const char *log, const char *model, char *out, size_t len);
+
 /* Runs a shell command; stdout and stderr in @out; exit status or -1. */
 __attribute__((format(printf, 3, 4)))
 int run_cmd(char *out, size_t len, const char *fmt, ...);

@@ -1,0 +1,1005 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eval: the papers' experiments on real programs, in the cache_ext VM.
+ *
+ *   eval -s SCALE [-x EXP,EXP..] [-r REPS]     (in the VM: make eval)
+ *   eval -s SCALE -P                           (data parameters, anywhere)
+ *
+ * scripts/eval.sh prepares the data disk (a RocksDB database, part of the
+ * kernel source tree, the packed CloudPhysics trace) on the host, boots the
+ * VM with it and collects what this prints: one progress line per run on
+ * stderr, one "@csv experiment,workload,setup,rep,metric,value" line per
+ * measurement on stdout.  bench/eval/report.c turns those into tables and
+ * figures.
+ *
+ * Every configuration runs REPS times; within a repetition the setups run
+ * in an order rotated by one from the last, so that drift of the machine
+ * hits every setup alike.  Each run gets a fresh cgroup, caches dropped
+ * (and the database as a fresh overlay), and one setup: kernel-lru,
+ * kernel-mglru or a policy from $BPF_OBJ_DIR with its knobs
+ * ("ml_rank/oversample=20").  Learned policies use a model traced and
+ * trained on a run of the same workload with another seed.
+ *
+ * Experiments (see Documentation/admin-guide/cache_ext.rst, "Evaluation"):
+ *   ycsb       YCSB A-F, uniform, uniform-rw on RocksDB
+ *   trace      the CloudPhysics trace as preads, at 1/5/10/25% of its pages
+ *   search     ripgrep over a source tree, repeated, cgroup half its size
+ *   get-scan   RocksDB GETs with a SCAN thread: get_scan, fadvise, kernel
+ *   admit      RocksDB uniform read/write, compaction threads not admitted
+ *   isolation  YCSB C and the search side by side in two cgroups
+ *   overhead   fio random reads: CPU per I/O unbound, noop, fifo; registry
+ *   learned    ml_rank's decision time per oversampling factor
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup_util.h"
+#include "hist.h"
+#include "run.h"
+#include "workload.h"
+
+#define MIB_KIB		1024L
+#define MAX_SETUPS	16
+
+struct scale {
+	const char *name;
+	int reps;
+	/* The data disk; scripts/eval.sh builds it from `eval -P`. */
+	long records;		/* RocksDB records of 1000 bytes */
+	const char *src_dirs;	/* of the kernel tree, for the search */
+	long trace_requests;	/* of the CloudPhysics trace; 0: all */
+	/* Runs. */
+	long db_mib;		/* the cgroup of RocksDB runs */
+	int block_cache_mib;
+	long ycsb_ops, ycsb_warm;
+	const char *ycsb_workloads, *ycsb_setups;
+	const char *trace_setups;
+	int trace_reps;		/* the replay is deterministic: see below */
+	int trace_pcts[4], nr_trace_pcts;
+	int search_runs;
+	const char *search_setups;
+	long getscan_ops, getscan_len, admit_ops;
+	long fio_ios, fio_mib;
+	long registry_mib[3];
+	const char *learned_setups;
+};
+
+static const char *const all_setups =
+	"kernel-lru,kernel-mglru,fifo,lfu,mru,s3fifo,lhd,mglru,ml_protect,"
+	"ml_rank/oversample=10,ml_rank/oversample=20,ml_rank/oversample=30,"
+	"ml_rank/oversample=40";
+static const char *const trace_setups =
+	"kernel-lru,kernel-mglru,fifo,lfu,s3fifo,lhd";
+static const char *const learned_setups =
+	"lfu,ml_rank/oversample=10,ml_rank/oversample=20,"
+	"ml_rank/oversample=30,ml_rank/oversample=40";
+
+static const struct scale scales[] = {
+	{
+		.name = "full", .reps = 3,
+		.records = 262144, .src_dirs = "kernel mm lib ipc block",
+		.trace_requests = 0,
+		.db_mib = 32, .block_cache_mib = 2,
+		.ycsb_ops = 12000, .ycsb_warm = 6000,
+		.ycsb_workloads = "a,b,c,d,e,f,uniform,uniform-rw",
+		.ycsb_setups = all_setups,
+		.trace_setups = trace_setups,
+		.trace_reps = 1, .trace_pcts = { 1, 5, 10, 25 }, .nr_trace_pcts = 4,
+		.search_runs = 10, .search_setups = "kernel-lru,kernel-mglru,mru",
+		.getscan_ops = 12000, .getscan_len = 4000, .admit_ops = 12000,
+		.fio_ios = 20000, .fio_mib = 64,
+		.registry_mib = { 16, 24, 32 },
+		.learned_setups = learned_setups,
+	},
+	{
+		.name = "quick", .reps = 3,
+		.records = 262144, .src_dirs = "kernel mm lib ipc block",
+		.trace_requests = 0,
+		.db_mib = 32, .block_cache_mib = 2,
+		.ycsb_ops = 8000, .ycsb_warm = 6000,
+		.ycsb_workloads = "c,a",
+		.ycsb_setups = "kernel-lru,kernel-mglru,lfu,s3fifo",
+		.trace_setups = "kernel-lru,s3fifo",
+		.trace_reps = 1, .trace_pcts = { 10 }, .nr_trace_pcts = 1,
+		.search_runs = 4, .search_setups = "kernel-lru,mru",
+		.getscan_ops = 6000, .getscan_len = 4000, .admit_ops = 6000,
+		.fio_ios = 8000, .fio_mib = 64,
+		.registry_mib = { 16, 24, 32 },
+		.learned_setups = "ml_rank/oversample=10,ml_rank/oversample=40",
+	},
+	{
+		/* Seconds per experiment: the harness, not the numbers. */
+		.name = "toy", .reps = 1,
+		.records = 24576, .src_dirs = "ipc block",
+		.trace_requests = 2000,
+		.db_mib = 8, .block_cache_mib = 1,
+		.ycsb_ops = 2000, .ycsb_warm = 0,
+		.ycsb_workloads = "c,e",
+		.ycsb_setups = "kernel-lru,lfu",
+		.trace_setups = "kernel-lru,s3fifo",
+		.trace_reps = 1, .trace_pcts = { 1, 5, 10, 25 }, .nr_trace_pcts = 4,
+		.search_runs = 2, .search_setups = "kernel-lru,mru",
+		.getscan_ops = 300, .getscan_len = 200, .admit_ops = 300,
+		.fio_ios = 2000, .fio_mib = 64,
+		.registry_mib = { 16, 20, 24 },
+		.learned_setups = "ml_rank/oversample=10",
+	},
+};
+
+static const struct scale *sc;
+static int reps;
+static const char *bin_dir, *data_dir;
+static char ycsb_bin[PATH_MAX], replay_bin[PATH_MAX];
+static int have_module;
+
+/* --------------------------------------------------------------------- */
+
+static int split(const char *list, char *buf, size_t len, char **out, int max)
+{
+	char *tok, *save;
+	int n = 0;
+
+	snprintf(buf, len, "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok && n < max;
+	     tok = strtok_r(NULL, ",", &save))
+		out[n++] = tok;
+	return n;
+}
+
+/* The setup run at position @i of repetition @rep: rotated by one a rep. */
+static int rotated(int i, int rep, int n)
+{
+	return (i + rep) % n;
+}
+
+static void progress(const char *exp, int done, int total, const char *what,
+		     const char *result)
+{
+	fprintf(stderr, "[%s %d/%d] %s: %s\n", exp, done, total, what, result);
+}
+
+static char *num(long v, char *buf)
+{
+	sprintf(buf, "%ld", v);
+	return buf;
+}
+
+/* --------------------------------------------------------------------- */
+/* RocksDB runs                                                           */
+
+struct ycsb_args {
+	const char *workload;
+	const char *db;
+	long ops, warm;
+	uint64_t seed;
+	const char *extra[6];	/* more options, NULL-terminated */
+};
+
+static int ycsb_argv(const struct ycsb_args *a, char **argv, char bufs[6][32])
+{
+	int n = 0, i;
+
+	argv[n++] = ycsb_bin;
+	argv[n++] = "run";
+	argv[n++] = "-d";
+	argv[n++] = (char *)a->db;
+	argv[n++] = "-w";
+	argv[n++] = (char *)a->workload;
+	argv[n++] = "-n";
+	argv[n++] = num(sc->records, bufs[0]);
+	argv[n++] = "-o";
+	argv[n++] = num(a->ops, bufs[1]);
+	argv[n++] = "-W";
+	argv[n++] = num(a->warm, bufs[2]);
+	argv[n++] = "-c";
+	argv[n++] = num(sc->block_cache_mib, bufs[3]);
+	argv[n++] = "-s";
+	argv[n++] = num(a->seed, bufs[4]);
+	for (i = 0; a->extra[i]; i++)
+		argv[n++] = (char *)a->extra[i];
+	argv[n] = NULL;
+	return n;
+}
+
+/* Runs ycsb in @cg on a fresh overlay of the database; its line in @out. */
+static int ycsb_run(const char *cg, struct ycsb_args *a, char *out, size_t len,
+		    double *cpu_us)
+{
+	char mnt[PATH_MAX], bufs[6][32], *argv[32];
+	int ret;
+
+	if (overlay_mount("rocksdb", mnt, sizeof(mnt)))
+		return -1;
+	a->db = mnt;
+	ycsb_argv(a, argv, bufs);
+	ret = spawn(cg, argv, out, len, cpu_us);
+	overlay_umount(mnt);
+	if (ret)
+		fprintf(stderr, "eval: ycsb %s failed (%d): %s\n", a->workload,
+			ret, out);
+	return ret ? -1 : 0;
+}
+
+/* cg_run() body for the tracer: ycsb with the training seed. */
+static int ycsb_traced(const char *cgroup, void *arg)
+{
+	char bufs[6][32], *argv[32];
+
+	if (!freopen("/dev/null", "w", stdout))
+		return 1;
+	ycsb_argv(arg, argv, bufs);
+	execv(argv[0], argv);
+	return 127;
+}
+
+/*
+ * Trace @workload under the tracer with seed 2 (the measured runs use
+ * seed 1), train on it and load the model as "learned".
+ */
+static int train_model(const char *exp, const char *workload)
+{
+	const char *cachectl = getenv("CACHECTL"), *lctrain = getenv("LCTRAIN");
+	char log[PATH_MAX], model[PATH_MAX], mnt[PATH_MAX], summary[256] = "";
+	char out[4096], *line, result[512] = "";
+	struct ycsb_args a = { .workload = workload, .ops = sc->ycsb_ops,
+			       .warm = sc->ycsb_warm, .seed = 2 };
+	struct setup_run r;
+	int ret = -1;
+
+	if (!cachectl || !lctrain) {
+		fprintf(stderr, "eval: learned policies need CACHECTL and LCTRAIN\n");
+		return -1;
+	}
+	scratch_path(log, sizeof(log), "train.lclog");
+	scratch_path(model, sizeof(model), "model.json");
+	if (setup_begin(&r, "eval_train", "kernel-lru", sc->db_mib * MIB_KIB))
+		return -1;
+	if (overlay_mount("rocksdb", mnt, sizeof(mnt)))
+		goto out;
+	a.db = mnt;
+	ret = run_traced(cachectl, r.cg, log, "oversample=1", 0, ycsb_traced,
+			 &a, summary, sizeof(summary));
+	overlay_umount(mnt);
+	if (ret)
+		goto out;
+	ret = train_and_load("eval", cachectl, lctrain, log, model, out,
+			     sizeof(out));
+	if (ret)
+		goto out;
+	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+		if (strstr(line, "hold-out AUC"))
+			snprintf(result, sizeof(result), "%s", line);
+	progress(exp, 0, 0, "model trained on seed 2", result);
+out:
+	setup_end(&r);
+	unlink(log);
+	unlink(model);
+	return ret;
+}
+
+static int any_learned(char **setups, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strncmp(setups[i], "ml_", 3))
+			return 1;
+	return 0;
+}
+
+/* The decision-time histogram of @cg_id's binding, from debugfs. */
+static int read_hist(uint64_t cg_id, struct hist *h)
+{
+	char path[128], text[4096];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/cache_ext/%" PRIu64 "/latency",
+		 cg_id);
+	return read_text(path, text, sizeof(text)) < 0 || hist_parse(text, h) ?
+	       -1 : 0;
+}
+
+static const char *const ycsb_metrics[] = {
+	"ops_per_s", "read_p99_us", "update_p99_us", "insert_p99_us",
+	"scan_p99_us", "rmw_p99_us", "read_p50_us", "get_ops_per_s",
+	"scan_ops_per_s", NULL
+};
+
+/* One measured ycsb run of @setup; rows under @exp/@label. */
+static int ycsb_measure(const char *exp, const char *label, const char *setup,
+			struct ycsb_args *a, int rep, int done, int total,
+			struct hist *h)
+{
+	char out[4096], what[256], result[256];
+	struct setup_run r;
+	double cpu_us;
+	int i, ret;
+
+	if (setup_begin(&r, "eval_run", setup, sc->db_mib * MIB_KIB))
+		return -1;
+	ret = ycsb_run(r.cg, a, out, sizeof(out), &cpu_us);
+	if (!ret && h && (!have_module || read_hist(r.cg_id, h)))
+		memset(h, 0, sizeof(*h));
+	setup_end(&r);
+	snprintf(what, sizeof(what), "%s %s rep %d", a->workload, label, rep + 1);
+	if (ret) {
+		progress(exp, done, total, what, "FAILED");
+		return -1;
+	}
+	for (i = 0; ycsb_metrics[i]; i++) {
+		double v = kv(out, ycsb_metrics[i], -1);
+
+		if (v >= 0)
+			csv_row(exp, a->workload, label, rep, ycsb_metrics[i], v);
+	}
+	csv_row(exp, a->workload, label, rep, "disk_reads",
+		kv(out, "disk_reads", 0));
+	csv_row(exp, a->workload, label, rep, "cpu_s", cpu_us / 1e6);
+	snprintf(result, sizeof(result), "%.0f ops/s, read p99 %.0f us, %.0f disk reads",
+		 kv(out, "ops_per_s", 0), kv(out, "read_p99_us", 0),
+		 kv(out, "disk_reads", 0));
+	progress(exp, done, total, what, result);
+	return 0;
+}
+
+static int exp_ycsb(const char *exp)
+{
+	char wbuf[256], sbuf[1024], *wls[16], *setups[MAX_SETUPS];
+	int nw = split(sc->ycsb_workloads, wbuf, sizeof(wbuf), wls, 16);
+	int ns = split(sc->ycsb_setups, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
+	int w, rep, i, done = 0, failed = 0;
+
+	for (w = 0; w < nw; w++) {
+		if (any_learned(setups, ns) && train_model(exp, wls[w]))
+			return -1;
+		for (rep = 0; rep < reps; rep++) {
+			for (i = 0; i < ns; i++) {
+				const char *s = setups[rotated(i, rep, ns)];
+				struct ycsb_args a = {
+					.workload = wls[w], .ops = sc->ycsb_ops,
+					.warm = sc->ycsb_warm, .seed = 1,
+				};
+
+				failed |= ycsb_measure(exp, s, s, &a, rep,
+						       ++done, nw * reps * ns,
+						       NULL);
+			}
+		}
+	}
+	return failed;
+}
+
+/* --------------------------------------------------------------------- */
+
+static long file_pages(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (st.st_size + PAGE_SZ - 1) / PAGE_SZ;
+}
+
+/*
+ * The CloudPhysics trace at 1, 5, 10 and 25% of its distinct pages.  A
+ * replay is deterministic (the same requests, one reader) and its disk
+ * reads repeat within a fraction of a percent, while one replay of the
+ * whole trace takes a minute under TCG: the trace runs once per
+ * configuration (trace_reps), the time going to the YCSB repetitions.
+ */
+static int exp_trace(const char *exp)
+{
+	char sbuf[512], *setups[MAX_SETUPS], dir[PATH_MAX], dat[PATH_MAX + 16];
+	int ns = split(sc->trace_setups, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
+	int nreps = sc->trace_reps < reps ? sc->trace_reps : reps;
+	int total = sc->nr_trace_pcts * nreps * ns, done = 0, failed = 0;
+	int p, rep, i;
+	long unique;
+
+	snprintf(dir, sizeof(dir), "%s/trace", data_dir);
+	snprintf(dat, sizeof(dat), "%s/trace.dat", dir);
+	unique = file_pages(dat);
+	if (unique <= 0) {
+		fprintf(stderr, "eval: no packed trace in %s\n", dir);
+		return -1;
+	}
+	for (p = 0; p < sc->nr_trace_pcts; p++) {
+		int pct = sc->trace_pcts[p];
+		long pages = unique * pct / 100;
+		char wl[32];
+
+		snprintf(wl, sizeof(wl), "%ld", pages);
+		for (rep = 0; rep < nreps; rep++) {
+			for (i = 0; i < ns; i++) {
+				const char *s = setups[rotated(i, rep, ns)];
+				char *argv[] = { replay_bin, "run", dir, NULL };
+				char out[512], what[128], result[128];
+				struct setup_run r;
+				long long reads;
+				double refs;
+				int ret;
+
+				/* The replayer's own ~1 MiB on top. */
+				if (setup_begin(&r, "eval_run", s,
+						pages * 4 + MIB_KIB)) {
+					failed = 1;
+					continue;
+				}
+				ret = spawn(r.cg, argv, out, sizeof(out), NULL);
+				reads = setup_disk_reads(&r);
+				setup_end(&r);
+				snprintf(what, sizeof(what), "%ld pages (%d%%) %s rep %d",
+					 pages, pct, s, rep + 1);
+				refs = kv(out, "pages", 0);
+				if (ret || refs <= 0) {
+					progress(exp, ++done, total, what, "FAILED");
+					failed = 1;
+					continue;
+				}
+				csv_row(exp, wl, s, rep, "miss_ratio", reads / refs);
+				csv_row(exp, wl, s, rep, "disk_reads", reads);
+				csv_row(exp, wl, s, rep, "secs", kv(out, "secs", 0));
+				snprintf(result, sizeof(result), "miss ratio %.4f",
+					 reads / refs);
+				progress(exp, ++done, total, what, result);
+			}
+		}
+	}
+	return failed;
+}
+
+/* --------------------------------------------------------------------- */
+
+static long long tree_kib;
+
+static int add_size(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	if (flag == FTW_F)
+		tree_kib += (st->st_size + PAGE_SZ - 1) / PAGE_SZ * 4;
+	return 0;
+}
+
+/*
+ * The search's cgroup: about half the tree, plus 4 MiB for rg itself (its
+ * threads' buffers and the directory walk are anonymous memory).
+ */
+static long search_kib(void)
+{
+	char src[PATH_MAX];
+
+	if (!tree_kib) {
+		snprintf(src, sizeof(src), "%s/src", data_dir);
+		nftw(src, add_size, 16, FTW_PHYS);
+	}
+	return tree_kib / 2 + 4 * MIB_KIB;
+}
+
+/* @n searches of the tree in @cg, one after the other; seconds each. */
+static int search_runs(const char *cg, int n, double *secs)
+{
+	char src[PATH_MAX], out[4096];
+	char *argv[] = { "rg", "-c", "-j2", "--no-messages",
+			 "cache_ext_eval_needle", src, NULL };
+	int i, ret;
+
+	snprintf(src, sizeof(src), "%s/src", data_dir);
+	*secs = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t start = now_us();
+
+		/* rg exits 1 when nothing matched, which is the point. */
+		ret = spawn(cg, argv, out, sizeof(out), NULL);
+		if (ret != 0 && ret != 1) {
+			fprintf(stderr, "eval: rg failed (%d): %s\n", ret, out);
+			return -1;
+		}
+		*secs += (now_us() - start) / 1e6;
+	}
+	*secs /= n;
+	return 0;
+}
+
+static int exp_search(const char *exp)
+{
+	char sbuf[512], *setups[MAX_SETUPS];
+	int ns = split(sc->search_setups, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
+	int done = 0, failed = 0, rep, i;
+	char wl[32];
+
+	snprintf(wl, sizeof(wl), "rg-x%d", sc->search_runs);
+	for (rep = 0; rep < reps; rep++) {
+		for (i = 0; i < ns; i++) {
+			const char *s = setups[rotated(i, rep, ns)];
+			char what[128], result[128];
+			struct setup_run r;
+			double secs;
+			long long reads;
+			int ret;
+
+			if (setup_begin(&r, "eval_run", s, search_kib())) {
+				failed = 1;
+				continue;
+			}
+			ret = search_runs(r.cg, sc->search_runs, &secs);
+			reads = setup_disk_reads(&r);
+			setup_end(&r);
+			snprintf(what, sizeof(what), "%s rep %d", s, rep + 1);
+			if (ret) {
+				progress(exp, ++done, ns * reps, what, "FAILED");
+				failed = 1;
+				continue;
+			}
+			csv_row(exp, wl, s, rep, "secs_per_search", secs);
+			csv_row(exp, wl, s, rep, "disk_reads_per_search",
+				(double)reads / sc->search_runs);
+			snprintf(result, sizeof(result), "%.2f s/search, %.0f disk reads/search (cgroup %ld KiB)",
+				 secs, (double)reads / sc->search_runs,
+				 search_kib());
+			progress(exp, ++done, ns * reps, what, result);
+		}
+	}
+	return failed;
+}
+
+/* --------------------------------------------------------------------- */
+
+/* A setup of get-scan: a label, what runs underneath, ycsb options. */
+struct variant {
+	const char *label, *setup;
+	const char *extra[5];	/* NULL-terminated */
+};
+
+static int run_variants(const char *exp, const char *workload, long ops,
+			const struct variant *v, int nv)
+{
+	int done = 0, failed = 0, rep, i, k;
+
+	for (rep = 0; rep < reps; rep++) {
+		for (i = 0; i < nv; i++) {
+			const struct variant *x = &v[rotated(i, rep, nv)];
+			struct ycsb_args a = {
+				.workload = workload, .ops = ops,
+				.warm = ops / 3, .seed = 1,
+			};
+
+			for (k = 0; x->extra[k]; k++)
+				a.extra[k] = x->extra[k];
+			failed |= ycsb_measure(exp, x->label, x->setup, &a, rep,
+					       ++done, nv * reps, NULL);
+		}
+	}
+	return failed;
+}
+
+static int exp_getscan(const char *exp)
+{
+	char len[32];
+	const struct variant v[] = {
+		{ "kernel-lru", "kernel-lru", { "-L", len } },
+		{ "kernel-mglru", "kernel-mglru", { "-L", len } },
+		{ "fadvise-noreuse", "kernel-mglru", { "-L", len, "-F", "noreuse" } },
+		{ "fadvise-dontneed", "kernel-mglru", { "-L", len, "-F", "dontneed" } },
+		{ "fadvise-sequential", "kernel-mglru", { "-L", len, "-F", "sequential" } },
+		{ "get_scan", "get_scan", { "-L", len, "-S", "/sys/fs/bpf/get_scan_tids" } },
+	};
+
+	num(sc->getscan_len, len);
+	return run_variants(exp, "getscan", sc->getscan_ops, v,
+			    sizeof(v) / sizeof(v[0]));
+}
+
+static int exp_admit(const char *exp)
+{
+	const struct variant v[] = {
+		{ "kernel-lru", "kernel-lru", {} },
+		{ "kernel-mglru", "kernel-mglru", {} },
+		{ "admit_filter", "admit_filter", { "-B", "/sys/fs/bpf/no_cache_tids" } },
+	};
+
+	return run_variants(exp, "uniform-rw", sc->admit_ops, v,
+			    sizeof(v) / sizeof(v[0]));
+}
+
+/* --------------------------------------------------------------------- */
+
+/* Bind the cgroup @cg to the registered policy @name. */
+static int bind_name(const char *cg, const char *name)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s", name);
+	if (cg_write((char *)cg, "memory.cache_ext", buf)) {
+		fprintf(stderr, "eval: cannot bind %s to %s\n", cg, name);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * YCSB C in one cgroup, the search in another, at once, under a pair of
+ * setups: "kernel", or "A+B" (policy A for YCSB, B for the search).
+ */
+static int exp_isolation(const char *exp)
+{
+	static const char *const pairs[] = { "kernel", "lfu+lfu", "mru+mru", "lfu+mru" };
+	const int np = 4;
+	int done = 0, failed = 0, rep, i;
+
+	for (rep = 0; rep < reps; rep++) {
+		for (i = 0; i < np; i++) {
+			const char *pair = pairs[rotated(i, rep, np)];
+			char a_pol[16] = "", b_pol[16] = "", out[4096];
+			char what[128], result[256], mnt[PATH_MAX];
+			char bufs[6][32], *argv[32], tmp[PATH_MAX];
+			struct ycsb_args ya = { .workload = "c",
+						.ops = sc->ycsb_ops,
+						.warm = sc->ycsb_warm, .seed = 1 };
+			struct setup_run ra, rb;
+			struct policy pb = {};
+			double secs = 0;
+			pid_t pid;
+			int ret = -1;
+			FILE *f;
+
+			sscanf(pair, "%15[^+]+%15s", a_pol, b_pol);
+			if (setup_begin(&ra, "eval_ycsb",
+					*b_pol ? a_pol : "kernel-lru",
+					sc->db_mib * MIB_KIB))
+				goto next;
+			if (setup_begin(&rb, "eval_search", "kernel-lru",
+					search_kib())) {
+				setup_end(&ra);
+				goto next;
+			}
+			if (*b_pol && (!strcmp(a_pol, b_pol) ?
+				       bind_name(rb.cg, b_pol) :
+				       policy_attach(&pb, b_pol, NULL,
+						     rb.cg_id, NULL)))
+				goto end;
+			if (overlay_mount("rocksdb", mnt, sizeof(mnt)))
+				goto end;
+			ya.db = mnt;
+			ycsb_argv(&ya, argv, bufs);
+			scratch_path(tmp, sizeof(tmp), "iso.out");
+			pid = spawn_bg(ra.cg, argv, tmp);
+			ret = search_runs(rb.cg, sc->search_runs, &secs);
+			ret |= spawn_wait(pid, NULL);
+			overlay_umount(mnt);
+			f = fopen(tmp, "r");
+			if (!f || !fgets(out, sizeof(out), f))
+				ret = -1;
+			if (f)
+				fclose(f);
+			unlink(tmp);
+end:
+			policy_detach(&pb);
+			setup_end(&rb);
+			setup_end(&ra);
+next:
+			snprintf(what, sizeof(what), "%s rep %d", pair, rep + 1);
+			if (ret) {
+				progress(exp, ++done, np * reps, what, "FAILED");
+				failed = 1;
+				continue;
+			}
+			csv_row(exp, "ycsb-c", pair, rep, "ops_per_s",
+				kv(out, "ops_per_s", 0));
+			csv_row(exp, "search", pair, rep, "searches_per_s",
+				1.0 / secs);
+			snprintf(result, sizeof(result), "ycsb c %.0f ops/s, search %.2f s each",
+				 kv(out, "ops_per_s", 0), secs);
+			progress(exp, ++done, np * reps, what, result);
+		}
+	}
+	return failed;
+}
+
+/* --------------------------------------------------------------------- */
+
+/* The registry's size at unbind of the cgroup's policy (cache_ext_unbind). */
+static int registry_at_unbind(struct setup_run *r, long *tracked, long *bytes)
+{
+	char line[512], *p;
+	FILE *f;
+
+	*tracked = *bytes = 0;
+	if (trace_start())
+		return -1;
+	policy_detach(&r->p);
+	f = fopen("/sys/kernel/tracing/trace", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "cache_ext_unbind:") &&
+		    (p = strstr(line, "tracked=")))
+			sscanf(p, "tracked=%ld bytes=%ld", tracked, bytes);
+	if (f)
+		fclose(f);
+	return *tracked ? 0 : -1;
+}
+
+/* The number after "@key" : in fio's JSON output, or -1. */
+static double json_num(const char *text, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\" : ", key);
+	p = strstr(text, pat);
+	return p ? strtod(p + strlen(pat), NULL) : -1;
+}
+
+/*
+ * fio's own account of the job's CPU time, in us: its usr and sys shares
+ * of the job's run time.  The process's rusage would add fio's start-up
+ * (forking, laying out, parsing), which dwarfs a few thousand reads.
+ */
+static double fio_cpu_us(const char *json)
+{
+	double usr = json_num(json, "usr_cpu"), sys = json_num(json, "sys_cpu");
+	double ms = json_num(json, "job_runtime");
+
+	return usr < 0 || sys < 0 || ms <= 0 ? -1 : (usr + sys) / 100 * ms * 1e3;
+}
+
+static int exp_overhead(const char *exp)
+{
+	static const char *const setups[] = { "kernel-lru", "noop", "fifo" };
+	char file[PATH_MAX], size[32], ios[32], fname[PATH_MAX + 16];
+	char *argv[] = { "fio", "--name=randread", fname, size, ios,
+			 "--rw=randread", "--bs=4k", "--ioengine=psync",
+			 "--randrepeat=1", "--randseed=42", "--norandommap",
+			 "--invalidate=0", "--output-format=json", NULL };
+	char *layout[] = { "fio", "--name=layout", fname, size,
+			   "--create_only=1", "--minimal", NULL };
+	int done = 0, failed = 0, rep, i, k;
+	const int ns = 3;
+	static char out[65536];
+
+	scratch_path(file, sizeof(file), "fio.dat");
+	snprintf(fname, sizeof(fname), "--filename=%s", file);
+	snprintf(size, sizeof(size), "--size=%ldm", sc->fio_mib);
+	snprintf(ios, sizeof(ios), "--number_ios=%ld", sc->fio_ios);
+	if (spawn(NULL, layout, out, sizeof(out), NULL)) {
+		fprintf(stderr, "eval: fio could not lay out %s: %s\n", file, out);
+		return -1;
+	}
+	for (rep = 0; rep < reps; rep++) {
+		for (i = 0; i < ns; i++) {
+			const char *s = setups[rotated(i, rep, ns)];
+			char what[64], result[128];
+			struct setup_run r;
+			double cpu_us;
+			long long reads;
+			int ret;
+
+			/* The cgroup a quarter of the file: most reads miss. */
+			if (setup_begin(&r, "eval_run", s,
+					sc->fio_mib * MIB_KIB / 4)) {
+				failed = 1;
+				continue;
+			}
+			ret = spawn(r.cg, argv, out, sizeof(out), NULL);
+			reads = setup_disk_reads(&r);
+			setup_end(&r);
+			cpu_us = fio_cpu_us(out);
+			snprintf(what, sizeof(what), "%s rep %d", s, rep + 1);
+			if (ret || cpu_us < 0) {
+				fprintf(stderr, "eval: fio failed: %s\n", out);
+				progress(exp, ++done, ns * reps, what, "FAILED");
+				failed = 1;
+				continue;
+			}
+			csv_row(exp, "fio-randread", s, rep, "cpu_us_per_io",
+				cpu_us / sc->fio_ios);
+			csv_row(exp, "fio-randread", s, rep, "disk_reads", reads);
+			snprintf(result, sizeof(result), "%.1f us CPU per I/O, %lld disk reads",
+				 cpu_us / sc->fio_ios, reads);
+			progress(exp, ++done, ns * reps, what, result);
+		}
+	}
+	/* The registry of a full cgroup, at three sizes. */
+	for (k = 0; k < 3; k++) {
+		long mib = sc->registry_mib[k], tracked, bytes, current;
+		char what[64], result[160], wl[32];
+		struct setup_run r;
+
+		if (setup_begin(&r, "eval_run", "fifo", mib * MIB_KIB)) {
+			failed = 1;
+			continue;
+		}
+		spawn(r.cg, argv, out, sizeof(out), NULL);
+		current = cg_read_long(r.cg, "memory.current");
+		if (registry_at_unbind(&r, &tracked, &bytes)) {
+			failed = 1;
+			setup_end(&r);
+			continue;
+		}
+		setup_end(&r);
+		snprintf(wl, sizeof(wl), "registry-%ldM", mib);
+		csv_row(exp, wl, "fifo", 0, "bytes_per_folio",
+			(double)bytes / tracked);
+		csv_row(exp, wl, "fifo", 0, "pct_of_cgroup",
+			100.0 * bytes / current);
+		snprintf(what, sizeof(what), "registry at %ld MiB", mib);
+		snprintf(result, sizeof(result), "%ld folios, %.1f bytes each, %.2f%% of the cgroup",
+			 tracked, (double)bytes / tracked, 100.0 * bytes / current);
+		progress(exp, 0, 0, what, result);
+	}
+	unlink(file);
+	return failed;
+}
+
+/* --------------------------------------------------------------------- */
+
+/* ml_rank's decision time per oversampling factor, on YCSB C. */
+static int exp_learned(const char *exp)
+{
+	char sbuf[512], *setups[MAX_SETUPS];
+	int ns = split(sc->learned_setups, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
+	int done = 0, failed = 0, rep, i;
+	unsigned int b;
+
+	if (!have_module)
+		fprintf(stderr, "eval: no companion module ($CACHE_EXT_CTL_KO): no decision times\n");
+	if (train_model(exp, "c"))
+		return -1;
+	for (rep = 0; rep < reps; rep++) {
+		for (i = 0; i < ns; i++) {
+			const char *s = setups[rotated(i, rep, ns)];
+			struct ycsb_args a = { .workload = "c",
+					       .ops = sc->ycsb_ops,
+					       .warm = sc->ycsb_warm, .seed = 1 };
+			struct hist h;
+
+			if (ycsb_measure(exp, s, s, &a, rep, ++done, ns * reps,
+					 &h)) {
+				failed = 1;
+				continue;
+			}
+			if (!h.total)
+				continue;
+			csv_row(exp, "c", s, rep, "decide_p50_ns",
+				hist_quantile(&h, 0.5));
+			csv_row(exp, "c", s, rep, "decide_p99_ns",
+				hist_quantile(&h, 0.99));
+			for (b = 0; b < HIST_MAX_BUCKETS; b++) {
+				char m[48];
+
+				if (!h.count[b])
+					continue;
+				snprintf(m, sizeof(m), "calls_below_%" PRIu64 "ns",
+					 hist_hi(b));
+				csv_row(exp, "c", s, rep, m, h.count[b]);
+			}
+		}
+	}
+	return failed;
+}
+
+/* --------------------------------------------------------------------- */
+
+static const struct experiment {
+	const char *name;
+	int (*run)(const char *exp);
+} experiments[] = {
+	{ "ycsb", exp_ycsb },
+	{ "trace", exp_trace },
+	{ "search", exp_search },
+	{ "get-scan", exp_getscan },
+	{ "admit", exp_admit },
+	{ "isolation", exp_isolation },
+	{ "overhead", exp_overhead },
+	{ "learned", exp_learned },
+};
+
+#define NR_EXPERIMENTS (sizeof(experiments) / sizeof(experiments[0]))
+
+static int listed(const char *list, const char *name)
+{
+	char buf[512], *items[32];
+	int n, i;
+
+	if (!list)
+		return 1;
+	n = split(list, buf, sizeof(buf), items, 32);
+	for (i = 0; i < n; i++)
+		if (!strcmp(items[i], name))
+			return 1;
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: eval -s SCALE [-x EXP,..] [-r REPS]   run in the VM (make eval)\n"
+		   "       eval -s SCALE -P                      data parameters for scripts/eval.sh\n"
+		   "scales: full, quick, toy\nexperiments:");
+	for (i = 0; i < NR_EXPERIMENTS; i++)
+		fprintf(f, " %s", experiments[i].name);
+	fprintf(f, "\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = NULL, *scale = NULL;
+	int c, params = 0, failed = 0;
+	size_t i;
+
+	while ((c = getopt(argc, argv, "s:x:r:Ph")) != -1) {
+		switch (c) {
+		case 's': scale = optarg; break;
+		case 'x': only = optarg; break;
+		case 'r': reps = atoi(optarg); break;
+		case 'P': params = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	for (i = 0; scale && i < sizeof(scales) / sizeof(scales[0]); i++)
+		if (!strcmp(scale, scales[i].name))
+			sc = &scales[i];
+	if (!sc) {
+		usage(stderr);
+		return 2;
+	}
+	if (only) {
+		char buf[512], *items[32];
+		int n = split(only, buf, sizeof(buf), items, 32), k;
+
+		for (k = 0; k < n; k++) {
+			for (i = 0; i < NR_EXPERIMENTS; i++)
+				if (!strcmp(items[k], experiments[i].name))
+					break;
+			if (i == NR_EXPERIMENTS) {
+				fprintf(stderr, "eval: no experiment '%s'\n",
+					items[k]);
+				usage(stderr);
+				return 2;
+			}
+		}
+	}
+	if (params) {
+		printf("records=%ld\nsrc_dirs=\"%s\"\ntrace_requests=%ld\n",
+		       sc->records, sc->src_dirs, sc->trace_requests);
+		return 0;
+	}
+	if (!reps)
+		reps = sc->reps;
+	bin_dir = getenv("EVAL_BIN");
+	data_dir = getenv("CACHE_EXT_DATA");
+	if (!bin_dir || !data_dir || !scratch_dir()) {
+		fprintf(stderr, "eval: run it through scripts/eval.sh (make eval): EVAL_BIN, CACHE_EXT_DATA and CACHE_EXT_SCRATCH are needed\n");
+		return 2;
+	}
+	snprintf(ycsb_bin, sizeof(ycsb_bin), "%s/ycsb", bin_dir);
+	snprintf(replay_bin, sizeof(replay_bin), "%s/replay", bin_dir);
+	have_module = !ctl_module_load();
+
+	for (i = 0; i < NR_EXPERIMENTS; i++) {
+		uint64_t start = now_us();
+		char took[64];
+
+		if (!listed(only, experiments[i].name))
+			continue;
+		fprintf(stderr, "== %s (%s scale, %d reps)\n", experiments[i].name,
+			sc->name, reps);
+		if (experiments[i].run(experiments[i].name)) {
+			fprintf(stderr, "eval: %s: some runs failed\n",
+				experiments[i].name);
+			failed = 1;
+		}
+		snprintf(took, sizeof(took), "%.0f s", (now_us() - start) / 1e6);
+		progress(experiments[i].name, 0, 0, "done in", took);
+		printf("@time %s,%.0f\n", experiments[i].name,
+		       (now_us() - start) / 1e6);
+	}
+	set_lru_gen(1);
+	return failed;
+}

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report: tables and figures from the CSV files of make eval.
+ *
+ *   report -o OUTDIR [-t TRACE_README] [-T TITLE] RESULTS.csv...
+ *
+ * Each RESULTS.csv has rows experiment,workload,setup,rep,metric,value.
+ * For every experiment it prints, and writes to OUTDIR/summary.md, one
+ * table per metric it reports: a row per setup, a column per workload,
+ * each cell the median over the repetitions with its min-max, and the
+ * ratio to kernel-lru and to the better of the kernel's two policies
+ * measured in the same boot ("kernel" for isolation, whose setups are
+ * pairs); '*' marks the best setup of a column.  For the trace experiment
+ * it adds the reference miss ratios of ../shared/traces/README.md (the
+ * page-level libCacheSim table) under the measured ones.  Figures are
+ * written with gnuplot as OUTDIR/NAME.png: each experiment's main metric
+ * normalised to the better kernel policy, clustered by workload, and
+ * ml_rank's decision time against its oversampling factor.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_NAMES	64
+
+struct row {
+	char exp[24], wl[32], setup[48], metric[40];
+	int rep;
+	double v;
+};
+
+static struct row *rows;
+static size_t nr_rows, cap_rows;
+
+/* What a metric means: its unit, and whether higher is better. */
+struct metric_info {
+	const char *exp, *metric, *title;
+	int higher_better;
+	int figure;	/* the experiment's figure shows this metric */
+};
+
+static const struct metric_info metrics[] = {
+	{ "ycsb", "ops_per_s", "throughput (ops/s)", 1, 1 },
+	{ "ycsb", "read_p99_us", "P99 read latency (us)", 0, 0 },
+	{ "ycsb", "disk_reads", "pages read from disk", 0, 0 },
+	{ "trace", "miss_ratio", "miss ratio (disk pages read / pages referenced)", 0, 1 },
+	{ "search", "secs_per_search", "seconds per search", 0, 1 },
+	{ "search", "disk_reads_per_search", "pages read from disk per search", 0, 0 },
+	{ "get-scan", "get_ops_per_s", "GET throughput (ops/s)", 1, 1 },
+	{ "get-scan", "read_p99_us", "GET P99 latency (us)", 0, 0 },
+	{ "get-scan", "scan_ops_per_s", "SCAN throughput (scans/s)", 1, 0 },
+	{ "admit", "read_p99_us", "P99 read latency (us)", 0, 1 },
+	{ "admit", "ops_per_s", "throughput (ops/s)", 1, 0 },
+	{ "admit", "disk_reads", "pages read from disk", 0, 0 },
+	{ "isolation", "ops_per_s", "YCSB C throughput (ops/s)", 1, 1 },
+	{ "isolation", "searches_per_s", "searches per second", 1, 1 },
+	{ "overhead", "cpu_us_per_io", "CPU time per I/O (us)", 0, 1 },
+	{ "overhead", "disk_reads", "pages read from disk", 0, 0 },
+	{ "overhead", "bytes_per_folio", "registry bytes per cached folio", 0, 0 },
+	{ "overhead", "pct_of_cgroup", "registry, % of the cgroup's memory", 0, 0 },
+	{ "learned", "decide_p50_ns", "median decision time per evict_folios() (ns)", 0, 1 },
+	{ "learned", "decide_p99_ns", "P99 decision time per evict_folios() (ns)", 0, 1 },
+	{ "learned", "disk_reads", "pages read from disk", 0, 0 },
+	{ "learned", "ops_per_s", "throughput (ops/s)", 1, 0 },
+};
+
+#define NR_METRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+static int load(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (!f) {
+		fprintf(stderr, "report: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct row r;
+
+		if (sscanf(line, "%23[^,],%31[^,],%47[^,],%d,%39[^,],%lf",
+			   r.exp, r.wl, r.setup, &r.rep, r.metric, &r.v) != 6)
+			continue;	/* the header */
+		if (nr_rows == cap_rows) {
+			cap_rows = cap_rows ? 2 * cap_rows : 1024;
+			rows = realloc(rows, cap_rows * sizeof(*rows));
+			if (!rows)
+				return -1;
+		}
+		rows[nr_rows++] = r;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Names of one column of @exp's rows, in order of first appearance. */
+static int names(const char *exp, int col, const char **out)
+{
+	size_t i;
+	int n = 0, j;
+
+	for (i = 0; i < nr_rows; i++) {
+		const char *s = col ? rows[i].setup : rows[i].wl;
+
+		if (strcmp(rows[i].exp, exp))
+			continue;
+		for (j = 0; j < n && strcmp(out[j], s); j++)
+			;
+		if (j == n && n < MAX_NAMES)
+			out[n++] = s;
+	}
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct stat3 {
+	int n;
+	double med, min, max;
+};
+
+static struct stat3 stats(const char *exp, const char *wl, const char *setup,
+			  const char *metric)
+{
+	struct stat3 s = {};
+	double v[256];
+	size_t i;
+
+	for (i = 0; i < nr_rows && s.n < 256; i++)
+		if (!strcmp(rows[i].exp, exp) && !strcmp(rows[i].wl, wl) &&
+		    !strcmp(rows[i].setup, setup) &&
+		    !strcmp(rows[i].metric, metric))
+			v[s.n++] = rows[i].v;
+	if (!s.n)
+		return s;
+	qsort(v, s.n, sizeof(v[0]), cmp_double);
+	s.min = v[0];
+	s.max = v[s.n - 1];
+	s.med = s.n % 2 ? v[s.n / 2] : (v[s.n / 2 - 1] + v[s.n / 2]) / 2;
+	return s;
+}
+
+static int better(const struct metric_info *m, double a, double b)
+{
+	return m->higher_better ? a > b : a < b;
+}
+
+/*
+ * The baselines of column @wl: kernel-lru and the better kernel policy
+ * (for isolation, the pair "kernel" is both).
+ */
+static void baselines(const struct metric_info *m, const char *wl,
+		      double *lru, double *best)
+{
+	struct stat3 a = stats(m->exp, wl, "kernel-lru", m->metric);
+	struct stat3 b = stats(m->exp, wl, "kernel-mglru", m->metric);
+	struct stat3 k = stats(m->exp, wl, "kernel", m->metric);
+
+	*lru = a.n ? a.med : k.n ? k.med : 0;
+	*best = *lru;
+	if (b.n && (!a.n || better(m, b.med, a.med)))
+		*best = b.med;
+}
+
+static void fmt(double v, char *buf, size_t len)
+{
+	if (fabs(v) >= 1000 || v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+/* The reference miss ratios of the trace README: algorithm -> 4 sizes. */
+struct ref {
+	char algo[32];
+	double mr[4];
+};
+
+static struct ref refs[16];
+static int nr_refs;
+
+static void load_refs(const char *readme)
+{
+	char line[512];
+	FILE *f = readme ? fopen(readme, "r") : NULL;
+
+	while (f && fgets(line, sizeof(line), f) && nr_refs < 16) {
+		struct ref r;
+
+		if (sscanf(line, "| %31[^|] | %lf | %lf | %lf | %lf |", r.algo,
+			   &r.mr[0], &r.mr[1], &r.mr[2], &r.mr[3]) != 5)
+			continue;
+		r.algo[strcspn(r.algo, " ")] = '\0';
+		refs[nr_refs++] = r;
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Which reference row a setup of the trace experiment implements. */
+static const char *ref_of(const char *setup)
+{
+	static const char *const map[][2] = {
+		{ "kernel-lru", "LRU" }, { "fifo", "FIFO" }, { "lfu", "LFU" },
+		{ "s3fifo", "S3-FIFO" }, { "lhd", "LHD" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(setup, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
+static void table(FILE *md, const struct metric_info *m)
+{
+	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
+	int nw = names(m->exp, 0, wls), ns = names(m->exp, 1, setups);
+	int w, s, any = 0, reps = 0;
+	char cell[128], a[32], b[32], c[32];
+
+	for (w = 0; w < nw; w++)
+		for (s = 0; s < ns; s++) {
+			struct stat3 st = stats(m->exp, wls[w], setups[s], m->metric);
+
+			any |= st.n;
+			if (st.n > reps)
+				reps = st.n;
+		}
+	if (!any)
+		return;
+	fprintf(md, "\n**%s: %s** (%s is better; median of %d, min-max; x = ratio to kernel-lru / to the better kernel policy)\n\n",
+		m->exp, m->title, m->higher_better ? "higher" : "lower", reps);
+	printf("\n%s: %s (%s is better)\n", m->exp, m->title,
+	       m->higher_better ? "higher" : "lower");
+	fprintf(md, "| setup |");
+	printf("  %-24s", "setup");
+	for (w = 0; w < nw; w++) {
+		fprintf(md, " %s |", wls[w]);
+		printf(" %28s", wls[w]);
+	}
+	fprintf(md, "\n|---|");
+	for (w = 0; w < nw; w++)
+		fprintf(md, "---|");
+	fprintf(md, "\n");
+	printf("\n");
+	for (s = 0; s < ns; s++) {
+		int shown = 0;
+
+		for (w = 0; w < nw; w++)
+			shown |= stats(m->exp, wls[w], setups[s], m->metric).n;
+		if (!shown)
+			continue;
+		fprintf(md, "| %s |", setups[s]);
+		printf("  %-24s", setups[s]);
+		for (w = 0; w < nw; w++) {
+			struct stat3 st = stats(m->exp, wls[w], setups[s], m->metric);
+			double lru, best;
+			int top = 1, k;
+
+			if (!st.n) {
+				fprintf(md, " - |");
+				printf(" %28s", "-");
+				continue;
+			}
+			for (k = 0; k < ns; k++) {
+				struct stat3 o = stats(m->exp, wls[w], setups[k],
+						       m->metric);
+
+				if (o.n && better(m, o.med, st.med))
+					top = 0;
+			}
+			baselines(m, wls[w], &lru, &best);
+			fmt(st.med, a, sizeof(a));
+			fmt(st.min, b, sizeof(b));
+			fmt(st.max, c, sizeof(c));
+			if (lru > 0 && best > 0)
+				snprintf(cell, sizeof(cell), "%s%s (%s-%s) %.2fx/%.2fx",
+					 top ? "**" : "", a, b, c, st.med / lru,
+					 st.med / best);
+			else
+				snprintf(cell, sizeof(cell), "%s%s (%s-%s)",
+					 top ? "**" : "", a, b, c);
+			fprintf(md, " %s%s |", cell, top ? "**" : "");
+			if (lru > 0 && best > 0)
+				snprintf(cell, sizeof(cell), "%s%s %.2fx/%.2fx",
+					 top ? "*" : "", a, st.med / lru,
+					 st.med / best);
+			else
+				snprintf(cell, sizeof(cell), "%s%s",
+					 top ? "*" : "", a);
+			printf(" %28s", cell);
+		}
+		fprintf(md, "\n");
+		printf("\n");
+	}
+	/* The references are for the whole trace, whose sizes they name. */
+	if (strcmp(m->exp, "trace") || !nr_refs || strcmp(wls[0], "2692"))
+		return;
+	/* The reference rows, for the setups that implement one. */
+	for (s = 0; s < ns; s++) {
+		const char *algo = ref_of(setups[s]);
+		int r;
+
+		for (r = 0; algo && r < nr_refs; r++) {
+			if (strcmp(refs[r].algo, algo))
+				continue;
+			fprintf(md, "| *%s, simulated* |", algo);
+			printf("  %-24s", algo);
+			for (w = 0; w < nw && w < 4; w++) {
+				fprintf(md, " %.4f |", refs[r].mr[w]);
+				printf(" %28.4f", refs[r].mr[w]);
+			}
+			fprintf(md, "\n");
+			printf("   (libCacheSim, page level)\n");
+		}
+	}
+	for (s = 0; s < nr_refs; s++) {
+		if (strncmp(refs[s].algo, "Belady", 6))
+			continue;
+		fprintf(md, "| *Belady (optimal), simulated* |");
+		for (w = 0; w < nw && w < 4; w++)
+			fprintf(md, " %.4f |", refs[s].mr[w]);
+		fprintf(md, "\n");
+	}
+	fprintf(md, "\nSimulated rows: libCacheSim's page-level miss ratios for this trace, from ../shared/traces/README.md (cache sizes 1/5/10/25%% of its 269,210 distinct pages).\n");
+}
+
+static int gnuplot(const char *script)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "gnuplot '%s'", script);
+	if (system(cmd)) {
+		fprintf(stderr, "report: gnuplot failed on %s\n", script);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The figure of @m: its median per setup and workload, normalised to the
+ * better kernel policy of the workload, as clustered bars.
+ */
+static int figure(const char *dir, const struct metric_info *m)
+{
+	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
+	int nw = names(m->exp, 0, wls), ns = names(m->exp, 1, setups);
+	char dat[4096], gp[4096], png[4096];
+	FILE *f;
+	int w, s;
+
+	snprintf(dat, sizeof(dat), "%s/%s-%s.dat", dir, m->exp, m->metric);
+	snprintf(gp, sizeof(gp), "%s/%s-%s.gp", dir, m->exp, m->metric);
+	snprintf(png, sizeof(png), "%s/%s-%s.png", dir, m->exp, m->metric);
+	f = fopen(dat, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "workload");
+	for (s = 0; s < ns; s++)
+		fprintf(f, " \"%s\"", setups[s]);
+	fprintf(f, "\n");
+	for (w = 0; w < nw; w++) {
+		double lru, best;
+
+		baselines(m, wls[w], &lru, &best);
+		fprintf(f, "\"%s\"", wls[w]);
+		for (s = 0; s < ns; s++) {
+			struct stat3 st = stats(m->exp, wls[w], setups[s],
+						m->metric);
+
+			if (!st.n || best <= 0)
+				fprintf(f, " NaN");
+			else
+				fprintf(f, " %.4f", st.med / best);
+		}
+		fprintf(f, "\n");
+	}
+	fclose(f);
+
+	f = fopen(gp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "set terminal png size 1200,500\n"
+		   "set output '%s'\n"
+		   "set title \"%s: %s, relative to the better kernel policy (%s is better)\"\n"
+		   "set style data histogram\n"
+		   "set style histogram cluster gap 1\n"
+		   "set style fill solid border -1\n"
+		   "set boxwidth 0.9\n"
+		   "set key outside right\n"
+		   "set yrange [0:*]\n"
+		   "set grid ytics\n"
+		   "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2\n"
+		   "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n",
+		png, m->exp, m->title, m->higher_better ? "higher" : "lower",
+		ns + 1, dat);
+	fclose(f);
+	return gnuplot(gp);
+}
+
+/* ml_rank's decision time against its oversampling factor. */
+static int figure_learned(const char *dir)
+{
+	const char *setups[MAX_NAMES];
+	int ns = names("learned", 1, setups), s, n = 0;
+	char dat[4096], gp[4096], png[4096];
+	FILE *f;
+
+	snprintf(dat, sizeof(dat), "%s/learned-latency.dat", dir);
+	snprintf(gp, sizeof(gp), "%s/learned-latency.gp", dir);
+	snprintf(png, sizeof(png), "%s/learned-latency.png", dir);
+	f = fopen(dat, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# oversample p50_us p99_us disk_reads\n");
+	for (s = 0; s < ns; s++) {
+		const char *x = strstr(setups[s], "oversample=");
+		struct stat3 p50 = stats("learned", "c", setups[s], "decide_p50_ns");
+		struct stat3 p99 = stats("learned", "c", setups[s], "decide_p99_ns");
+		struct stat3 dr = stats("learned", "c", setups[s], "disk_reads");
+
+		if (!x || !p50.n)
+			continue;
+		fprintf(f, "%d %.3f %.3f %.0f\n", atoi(x + 11), p50.med / 1e3,
+			p99.med / 1e3, dr.med);
+		n++;
+	}
+	fclose(f);
+	if (!n)
+		return 0;
+	f = fopen(gp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "set terminal png size 900,500\n"
+		   "set output '%s'\n"
+		   "set title 'ml_rank: decision time per evict_folios() call vs oversampling (YCSB C)'\n"
+		   "set xlabel 'oversampling factor'\n"
+		   "set ylabel 'decision time (us, log2 bucket upper bound)'\n"
+		   "set y2label 'pages read from disk'\n"
+		   "set y2tics\n"
+		   "set yrange [0:*]\n"
+		   "set y2range [0:*]\n"
+		   "set key top left\n"
+		   "set grid\n"
+		   "plot '%s' using 1:2 with linespoints title 'median', "
+		   "'' using 1:3 with linespoints title 'P99', "
+		   "'' using 1:4 axes x1y2 with linespoints title 'disk reads'\n",
+		png, dat);
+	fclose(f);
+	return gnuplot(gp);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: report -o OUTDIR [-t TRACE_README] [-T TITLE] RESULTS.csv...\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL, *readme = NULL, *title = "cache_ext evaluation";
+	const char *exps[MAX_NAMES];
+	char path[4096];
+	int c, i, ne = 0, failed = 0;
+	size_t k, m;
+	FILE *md;
+
+	while ((c = getopt(argc, argv, "o:t:T:h")) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 't': readme = optarg; break;
+		case 'T': title = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (!out || optind == argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (i = optind; i < argc; i++)
+		if (load(argv[i]) < 0)
+			return 1;
+	load_refs(readme);
+
+	for (k = 0; k < nr_rows; k++) {
+		int j;
+
+		for (j = 0; j < ne && strcmp(exps[j], rows[k].exp); j++)
+			;
+		if (j == ne && ne < MAX_NAMES)
+			exps[ne++] = rows[k].exp;
+	}
+	snprintf(path, sizeof(path), "%s/summary.md", out);
+	md = fopen(path, "w");
+	if (!md) {
+		fprintf(stderr, "report: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	fprintf(md, "# %s\n", title);
+	for (i = 0; i < ne; i++) {
+		fprintf(md, "\n## %s\n", exps[i]);
+		for (m = 0; m < NR_METRICS; m++) {
+			if (strcmp(metrics[m].exp, exps[i]))
+				continue;
+			table(md, &metrics[m]);
+			if (metrics[m].figure && strcmp(exps[i], "learned")) {
+				if (figure(out, &metrics[m]))
+					failed = 1;
+				else
+					fprintf(md, "\n![%s %s](%s-%s.png)\n",
+						exps[i], metrics[m].metric,
+						exps[i], metrics[m].metric);
+			}
+		}
+		if (!strcmp(exps[i], "learned")) {
+			if (figure_learned(out))
+				failed = 1;
+			else
+				fprintf(md, "\n![learned latency](learned-latency.png)\n");
+		}
+	}
+	fclose(md);
+	printf("\nsummary: %s\n", path);
+	return failed;
+}

@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ycsb: YCSB's CoreWorkload on RocksDB, through its C API.
+ *
+ *   ycsb load -d DIR -n RECORDS [-v BYTES]
+ *       create a database of RECORDS records of BYTES (1000) bytes, keys
+ *       "user<fnv64(i)>", uncompressed, fully compacted.  Run it where the
+ *       data is prepared (make eval does it on the host, at native speed).
+ *
+ *   ycsb run -d DIR -w WORKLOAD -n RECORDS -o OPS [options]
+ *       run OPS operations over THREADS threads against the database and
+ *       print one line of key=value results (below).
+ *
+ * Workloads (YCSB's workloads/workload[a-f] mixes):
+ *   a  read 50% update 50%, scrambled Zipfian(0.99)
+ *   b  read 95% update 5%
+ *   c  read 100%
+ *   d  read 95% insert 5%, latest
+ *   e  scan 95% insert 5%, scan length uniform 1-100
+ *   f  read 50% read-modify-write 50%
+ *   uniform     read 100%, uniform
+ *   uniform-rw  read 50% update 50%, uniform
+ *   getscan     GET threads reading as c, plus one SCAN thread doing
+ *               scans of -L records so that scans are 0.05% of operations
+ *
+ * Reads go through pread() (mmap reads and direct I/O off) with a block
+ * cache of -c MiB, so that the page cache does the caching; table files
+ * are opened with POSIX_FADV_RANDOM (RocksDB's default).
+ *
+ * Options:
+ *   -t THREADS   client threads (2)
+ *   -W OPS       warm-up operations before the measured ones (0): the same
+ *                mix from another random stream, not reported
+ *   -s SEED      seed of every random stream (1)
+ *   -c MIB       RocksDB block cache (4)
+ *   -L LEN       getscan: records per scan (10000)
+ *   -S MAP       getscan: add the SCAN thread's tid to this pinned BPF
+ *                map (get_scan's /sys/fs/bpf/get_scan_tids)
+ *   -F HINT      getscan: the SCAN thread gives the table files an fadvise
+ *                hint: noreuse or sequential before each scan, dontneed
+ *                after it.  RocksDB opens a table once for all threads,
+ *                so the hint applies to the GET threads' reads as well:
+ *                that is what an application gets from fadvise here.
+ *   -B MAP       add RocksDB's own threads (flush, compaction: "rocksdb:*")
+ *                to this pinned BPF map as they appear (admit_filter's
+ *                /sys/fs/bpf/no_cache_tids)
+ *
+ * Output of run: workload, ops, secs, ops_per_s, disk_reads (pages read
+ * from disk meanwhile, from pgpgin: meaningful on a machine doing nothing
+ * else, like the test VM), and for each operation
+ * type done (read, update, insert, scan, rmw) its count, p50_us, p99_us;
+ * for getscan also get_ops_per_s and scan_ops_per_s.  A read of a loaded
+ * record that finds nothing is an error (exit 1): the database is damaged.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <bpf/bpf.h>
+#include <rocksdb/c.h>
+
+#include "ycsb_gen.h"
+
+enum op { OP_READ, OP_UPDATE, OP_INSERT, OP_SCAN, OP_RMW, NR_OPS };
+static const char *const op_names[NR_OPS] = {
+	"read", "update", "insert", "scan", "rmw"
+};
+
+struct workload {
+	const char *name;
+	double mix[NR_OPS];	/* proportions, summing to 1 */
+	enum ycsb_dist dist;
+};
+
+static const struct workload workloads[] = {
+	{ "a", { [OP_READ] = 0.5, [OP_UPDATE] = 0.5 }, YCSB_SCRAMBLED },
+	{ "b", { [OP_READ] = 0.95, [OP_UPDATE] = 0.05 }, YCSB_SCRAMBLED },
+	{ "c", { [OP_READ] = 1 }, YCSB_SCRAMBLED },
+	{ "d", { [OP_READ] = 0.95, [OP_INSERT] = 0.05 }, YCSB_LATEST },
+	{ "e", { [OP_SCAN] = 0.95, [OP_INSERT] = 0.05 }, YCSB_SCRAMBLED },
+	{ "f", { [OP_READ] = 0.5, [OP_RMW] = 0.5 }, YCSB_SCRAMBLED },
+	{ "uniform", { [OP_READ] = 1 }, YCSB_UNIFORM },
+	{ "uniform-rw", { [OP_READ] = 0.5, [OP_UPDATE] = 0.5 }, YCSB_UNIFORM },
+	{ "getscan", { [OP_READ] = 1 }, YCSB_SCRAMBLED },
+};
+
+#define MAX_SCAN	100
+#define SCAN_SHARE	0.0005	/* getscan: scans per operation */
+
+static const char *dir;
+static uint64_t records, nr_ops;
+static int nr_threads = 2, value_bytes = 1000, cache_mib = 4;
+static uint64_t seed = 1, getscan_len = 10000, warm_ops;
+static const char *scan_map, *bg_map;
+static int scan_advice = -1;
+static bool advise_after;
+static const struct workload *wl;
+
+static rocksdb_t *db;
+static rocksdb_readoptions_t *ropts;
+static rocksdb_writeoptions_t *wopts;
+static atomic_uint_fast64_t next_insert, inserted, gets_done, missing;
+static atomic_bool stop;
+
+struct thread {
+	pthread_t pt;
+	int index;
+	uint64_t seed;
+	uint64_t ops;
+	struct ycsb_hist hist[NR_OPS];
+	int err;
+};
+
+static void die(const char *fmt, const char *what)
+{
+	fprintf(stderr, "ycsb: ");
+	fprintf(stderr, fmt, what);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void check(char *err, const char *what)
+{
+	if (err) {
+		fprintf(stderr, "ycsb: %s: %s\n", what, err);
+		exit(1);
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* The value of record @keynum, version @ver: the bytes say whose it is. */
+static void fill_value(char *buf, uint64_t keynum, uint64_t ver)
+{
+	int i;
+
+	for (i = 0; i < value_bytes; i++)
+		buf[i] = 'a' + (keynum * 31 + ver * 7 + i) % 26;
+}
+
+static rocksdb_options_t *db_options(bool load)
+{
+	rocksdb_options_t *o = rocksdb_options_create();
+	rocksdb_block_based_table_options_t *t =
+		rocksdb_block_based_options_create();
+
+	rocksdb_block_based_options_set_block_cache(t,
+		rocksdb_cache_create_lru((size_t)cache_mib << 20));
+	rocksdb_block_based_options_set_filter_policy(t,
+		rocksdb_filterpolicy_create_bloom(10));
+	rocksdb_options_set_block_based_table_factory(o, t);
+	rocksdb_options_set_compression(o, rocksdb_no_compression);
+	rocksdb_options_set_allow_mmap_reads(o, 0);
+	rocksdb_options_set_use_direct_reads(o, 0);
+	rocksdb_options_set_advise_random_on_open(o, 1);
+	rocksdb_options_set_max_background_jobs(o, 2);
+	rocksdb_options_set_create_if_missing(o, load);
+	/*
+	 * Small memtables in runs: writes reach the disk and compaction runs
+	 * within a run, as on a database much larger than memory.
+	 */
+	rocksdb_options_set_write_buffer_size(o, (load ? 64 : 4) << 20);
+	if (load)
+		rocksdb_options_prepare_for_bulk_load(o);
+	return o;
+}
+
+static int cmd_load(void)
+{
+	char key[32], *val = malloc(value_bytes), *err = NULL;
+	rocksdb_options_t *o = db_options(true);
+	uint64_t i;
+
+	db = rocksdb_open(o, dir, &err);
+	check(err, "open");
+	wopts = rocksdb_writeoptions_create();
+	rocksdb_writeoptions_disable_WAL(wopts, 1);
+	for (i = 0; i < records; i++) {
+		int n = ycsb_key(key, sizeof(key), i);
+
+		fill_value(val, i, 0);
+		rocksdb_put(db, wopts, key, n, val, value_bytes, &err);
+		check(err, "put");
+	}
+	rocksdb_compact_range(db, NULL, 0, NULL, 0);
+	rocksdb_close(db);
+	rocksdb_options_destroy(o);
+	free(val);
+	printf("loaded %llu records of %d bytes into %s\n",
+	       (unsigned long long)records, value_bytes, dir);
+	return 0;
+}
+
+static void map_add(int fd, pid_t tid)
+{
+	uint32_t key = tid;
+	uint8_t one = 1;
+
+	if (bpf_map_update_elem(fd, &key, &one, BPF_ANY))
+		fprintf(stderr, "ycsb: adding tid %d to a map: %s\n", tid,
+			strerror(errno));
+}
+
+static int map_open(const char *path)
+{
+	int fd = bpf_obj_get(path);
+
+	if (fd < 0)
+		die("cannot open the pinned map %s (is its policy attached?)",
+		    path);
+	return fd;
+}
+
+/* Add RocksDB's background threads to -B's map as they appear. */
+static void *bg_watch(void *arg)
+{
+	int fd = map_open(bg_map);
+
+	while (!atomic_load(&stop)) {
+		DIR *d = opendir("/proc/self/task");
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			char path[300], comm[32] = "";
+			FILE *f;
+
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+				 e->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(comm, sizeof(comm), f) &&
+			    !strncmp(comm, "rocksdb:", 8))
+				map_add(fd, atoi(e->d_name));
+			fclose(f);
+		}
+		if (d)
+			closedir(d);
+		usleep(20000);
+	}
+	close(fd);
+	return NULL;
+}
+
+static enum op pick_op(struct ycsb_rng *r)
+{
+	double u = ycsb_rng_double(r), acc = 0;
+	int i;
+
+	for (i = 0; i < NR_OPS; i++) {
+		acc += wl->mix[i];
+		if (u < acc)
+			return i;
+	}
+	return OP_READ;
+}
+
+static int do_read(uint64_t keynum)
+{
+	char key[32], *err = NULL, *v;
+	size_t len;
+	int n = ycsb_key(key, sizeof(key), keynum);
+
+	v = rocksdb_get(db, ropts, key, n, &len, &err);
+	if (err) {
+		fprintf(stderr, "ycsb: get: %s\n", err);
+		free(err);
+		return -1;
+	}
+	if (!v) {
+		if (keynum < records)
+			atomic_fetch_add(&missing, 1);
+		return 0;
+	}
+	if ((int)len != value_bytes)
+		atomic_fetch_add(&missing, 1);
+	rocksdb_free(v);
+	return 0;
+}
+
+static int do_write(uint64_t keynum, uint64_t ver)
+{
+	char key[32], *err = NULL, val[value_bytes];
+	int n = ycsb_key(key, sizeof(key), keynum);
+
+	fill_value(val, keynum, ver);
+	rocksdb_put(db, wopts, key, n, val, value_bytes, &err);
+	if (err) {
+		fprintf(stderr, "ycsb: put: %s\n", err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+static int do_scan(uint64_t keynum, uint64_t len)
+{
+	rocksdb_iterator_t *it = rocksdb_create_iterator(db, ropts);
+	char key[32];
+	int n = ycsb_key(key, sizeof(key), keynum);
+	uint64_t i;
+
+	rocksdb_iter_seek(it, key, n);
+	for (i = 0; i < len && rocksdb_iter_valid(it); i++) {
+		size_t kl, vl;
+
+		rocksdb_iter_key(it, &kl);
+		rocksdb_iter_value(it, &vl);
+		rocksdb_iter_next(it);
+	}
+	rocksdb_iter_destroy(it);
+	return 0;
+}
+
+static int one_op(struct thread *t, struct ycsb_rng *r, struct ycsb_zipf *z,
+		  enum op op)
+{
+	uint64_t count = records + atomic_load(&inserted), k;
+
+	switch (op) {
+	case OP_READ:
+		return do_read(ycsb_next_key(wl->dist, z, r, count));
+	case OP_UPDATE:
+		return do_write(ycsb_next_key(wl->dist, z, r, count),
+				ycsb_rng_next(r));
+	case OP_INSERT:
+		k = records + atomic_fetch_add(&next_insert, 1);
+		if (do_write(k, 0))
+			return -1;
+		atomic_fetch_add(&inserted, 1);
+		return 0;
+	case OP_SCAN:
+		return do_scan(ycsb_next_key(wl->dist, z, r, count),
+			       ycsb_rng_range(r, 1, MAX_SCAN));
+	case OP_RMW:
+		k = ycsb_next_key(wl->dist, z, r, count);
+		if (do_read(k))
+			return -1;
+		return do_write(k, ycsb_rng_next(r));
+	default:
+		return -1;
+	}
+}
+
+static void *client(void *arg)
+{
+	struct thread *t = arg;
+	struct ycsb_rng r;
+	struct ycsb_zipf z;
+	uint64_t i;
+
+	ycsb_rng_seed(&r, t->seed, t->index);
+	ycsb_zipf_init(&z, records, YCSB_THETA);
+	for (i = 0; i < t->ops && !t->err; i++) {
+		enum op op = pick_op(&r);
+		uint64_t start = now_ns();
+
+		if (one_op(t, &r, &z, op))
+			t->err = 1;
+		ycsb_hist_add(&t->hist[op], now_ns() - start);
+		if (op == OP_READ)
+			atomic_fetch_add(&gets_done, 1);
+	}
+	return NULL;
+}
+
+/* Give every open table file of this process the fadvise hint @advice. */
+static void advise_tables(int advice)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], target[4096];
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n < 5)
+			continue;
+		target[n] = '\0';
+		if (!strcmp(target + n - 4, ".sst"))
+			posix_fadvise(atoi(e->d_name), 0, 0, advice);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* getscan's SCAN thread: a scan whenever scans fall below their share. */
+static void *scanner(void *arg)
+{
+	struct thread *t = arg;
+	struct ycsb_rng r;
+	struct ycsb_zipf z;
+
+	if (scan_map) {
+		int fd = map_open(scan_map);
+
+		map_add(fd, syscall(SYS_gettid));
+		close(fd);
+	}
+	ycsb_rng_seed(&r, t->seed, 1000 + t->index);
+	ycsb_zipf_init(&z, records, YCSB_THETA);
+	while (!atomic_load(&stop)) {
+		uint64_t start;
+
+		if ((double)t->ops >= SCAN_SHARE * atomic_load(&gets_done)) {
+			usleep(1000);
+			continue;
+		}
+		start = now_ns();
+		if (scan_advice >= 0 && !advise_after)
+			advise_tables(scan_advice);
+		do_scan(ycsb_rng_range(&r, 0, records - 1), getscan_len);
+		if (scan_advice >= 0 && advise_after)
+			advise_tables(scan_advice);
+		ycsb_hist_add(&t->hist[OP_SCAN], now_ns() - start);
+		t->ops++;
+	}
+	return NULL;
+}
+
+/* Pages read from disk so far (pgpgin, in KiB). */
+static long long disk_pages(void)
+{
+	char line[128];
+	long long kb = 0;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "pgpgin %lld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb / 4;
+}
+
+/*
+ * @ops operations over the client threads (and getscan's scanner), with
+ * random streams from @phase_seed; their histograms in @th.  Returns the
+ * wall time of the clients in ns.
+ */
+static uint64_t run_phase(struct thread *th, uint64_t ops, uint64_t phase_seed)
+{
+	bool getscan = !strcmp(wl->name, "getscan");
+	uint64_t start, ns;
+	int i;
+
+	memset(th, 0, (nr_threads + 1) * sizeof(*th));
+	atomic_store(&gets_done, 0);
+	atomic_store(&stop, false);
+	start = now_ns();
+	for (i = 0; i <= nr_threads; i++) {
+		th[i].index = i;
+		th[i].seed = phase_seed;
+	}
+	for (i = 0; i < nr_threads; i++) {
+		th[i].ops = ops / nr_threads + (i < (int)(ops % nr_threads));
+		pthread_create(&th[i].pt, NULL, client, &th[i]);
+	}
+	if (getscan)
+		pthread_create(&th[nr_threads].pt, NULL, scanner,
+			       &th[nr_threads]);
+	for (i = 0; i < nr_threads; i++)
+		pthread_join(th[i].pt, NULL);
+	ns = now_ns() - start;
+	atomic_store(&stop, true);
+	if (getscan)
+		pthread_join(th[nr_threads].pt, NULL);
+	return ns;
+}
+
+static int cmd_run(void)
+{
+	struct thread *th = calloc(nr_threads + 1, sizeof(*th));
+	struct ycsb_hist total[NR_OPS] = {};
+	rocksdb_options_t *o = db_options(false);
+	bool getscan = !strcmp(wl->name, "getscan");
+	pthread_t watcher;
+	uint64_t ns, done = 0;
+	long long disk;
+	char *err = NULL;
+	int i, j, failed = 0;
+
+	db = rocksdb_open(o, dir, &err);
+	check(err, "open");
+	ropts = rocksdb_readoptions_create();
+	wopts = rocksdb_writeoptions_create();
+	if (bg_map)
+		pthread_create(&watcher, NULL, bg_watch, NULL);
+
+	if (warm_ops) {
+		run_phase(th, warm_ops, seed ^ 0x5eed5eed);
+		for (i = 0; i <= nr_threads; i++)
+			failed |= th[i].err;
+	}
+	disk = disk_pages();
+	ns = run_phase(th, nr_ops, seed);
+	disk = disk_pages() - disk;
+	atomic_store(&stop, true);
+	if (bg_map)
+		pthread_join(watcher, NULL);
+
+	for (i = 0; i <= nr_threads; i++) {
+		failed |= th[i].err;
+		for (j = 0; j < NR_OPS; j++)
+			ycsb_hist_merge(&total[j], &th[i].hist[j]);
+	}
+	for (j = 0; j < NR_OPS; j++)
+		if (!getscan || j != OP_SCAN)
+			done += total[j].count;
+
+	printf("workload=%s threads=%d ops=%llu secs=%.3f ops_per_s=%.1f disk_reads=%lld",
+	       wl->name, nr_threads, (unsigned long long)done, ns / 1e9,
+	       done / (ns / 1e9), disk);
+	for (j = 0; j < NR_OPS; j++) {
+		if (!total[j].count)
+			continue;
+		printf(" %s=%llu %s_p50_us=%.1f %s_p99_us=%.1f", op_names[j],
+		       (unsigned long long)total[j].count, op_names[j],
+		       ycsb_hist_quantile(&total[j], 0.5) / 1e3, op_names[j],
+		       ycsb_hist_quantile(&total[j], 0.99) / 1e3);
+	}
+	if (getscan)
+		printf(" get_ops_per_s=%.1f scan_ops_per_s=%.3f",
+		       total[OP_READ].count / (ns / 1e9),
+		       total[OP_SCAN].count / (ns / 1e9));
+	printf("\n");
+
+	rocksdb_close(db);
+	rocksdb_options_destroy(o);
+	if (atomic_load(&missing)) {
+		fprintf(stderr, "ycsb: %llu reads of loaded records found nothing or a wrong size: the database in %s is damaged\n",
+			(unsigned long long)atomic_load(&missing), dir);
+		return 1;
+	}
+	return failed;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ycsb load -d DIR -n RECORDS [-v BYTES]\n"
+		"       ycsb run -d DIR -w WORKLOAD -n RECORDS -o OPS [-W WARMUP_OPS] [-t THREADS] [-s SEED]\n"
+		"                [-c CACHE_MIB] [-L SCAN_LEN] [-S SCAN_TID_MAP] [-F HINT] [-B BG_TID_MAP]\n"
+		"workloads: a b c d e f uniform uniform-rw getscan\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *wname = NULL;
+	bool load;
+	size_t i;
+	int c;
+
+	if (argc < 2 || (strcmp(argv[1], "load") && strcmp(argv[1], "run"))) {
+		usage(argc > 1 && !strcmp(argv[1], "-h") ? stdout : stderr);
+		return argc > 1 && !strcmp(argv[1], "-h") ? 0 : 2;
+	}
+	load = !strcmp(argv[1], "load");
+	optind = 2;
+	while ((c = getopt(argc, argv, "d:n:v:w:o:t:s:c:L:S:B:W:F:h")) != -1) {
+		switch (c) {
+		case 'd': dir = optarg; break;
+		case 'n': records = strtoull(optarg, NULL, 0); break;
+		case 'v': value_bytes = atoi(optarg); break;
+		case 'w': wname = optarg; break;
+		case 'o': nr_ops = strtoull(optarg, NULL, 0); break;
+		case 't': nr_threads = atoi(optarg); break;
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'c': cache_mib = atoi(optarg); break;
+		case 'L': getscan_len = strtoull(optarg, NULL, 0); break;
+		case 'S': scan_map = optarg; break;
+		case 'B': bg_map = optarg; break;
+		case 'F':
+			if (!strcmp(optarg, "noreuse")) {
+				scan_advice = POSIX_FADV_NOREUSE;
+			} else if (!strcmp(optarg, "sequential")) {
+				scan_advice = POSIX_FADV_SEQUENTIAL;
+			} else if (!strcmp(optarg, "dontneed")) {
+				scan_advice = POSIX_FADV_DONTNEED;
+				advise_after = true;
+			} else if (strcmp(optarg, "none")) {
+				fprintf(stderr, "ycsb: -F takes none, noreuse, sequential or dontneed\n");
+				return 2;
+			}
+			break;
+		case 'W': warm_ops = strtoull(optarg, NULL, 0); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (!dir || records < 2 || value_bytes < 1 || value_bytes > 65536) {
+		fprintf(stderr, "ycsb: -d DIR and -n RECORDS (at least 2) are needed; -v 1..65536\n");
+		return 2;
+	}
+	if (load)
+		return cmd_load();
+	for (i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		if (wname && !strcmp(wname, workloads[i].name))
+			wl = &workloads[i];
+	if (!wl || !nr_ops || nr_threads < 1 || cache_mib < 0) {
+		fprintf(stderr, "ycsb: -w takes a b c d e f uniform uniform-rw getscan; -o and -t positive\n");
+		return 2;
+	}
+	return cmd_run();
+}

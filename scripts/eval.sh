@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make eval: the papers' experiments on real programs, in one VM boot.
+#
+#   scripts/eval.sh SCALE [EXPERIMENT...]
+#
+# SCALE is full (make eval, ~90 min), quick (make eval-quick, ~10 min) or
+# toy (make eval-toy, part of make check: seconds per experiment, checks
+# that the harness works, says nothing about performance).
+#
+# 1. The data disk, built on the host at native speed and cached under
+#    build/eval-data/ keyed by everything it is made from: a RocksDB
+#    database (bench/eval/ycsb load), part of the kernel source tree in
+#    build/linux (for the search) and the CloudPhysics trace packed by
+#    bench/eval/replay ($TRACE_DIR, default ../shared/traces).  The VM
+#    gets it read-only; runs that write do so through an overlay on the
+#    scratch disk, so every run starts from the same bytes.
+# 2. One VM boot runs bench/eval/eval, which prints a progress line per
+#    run and a CSV row per measurement.
+# 3. The rows go to build/eval[-SCALE]/EXPERIMENT/results.csv (full scale:
+#    build/eval), and bench/eval/report prints the tables and writes
+#    summary.md and the PNG figures next to them.
+#
+# Needs EVAL_BIN (the built bench/eval programs), CACHECTL, LCTRAIN and
+# CACHE_EXT_CTL_KO in the environment, as the Makefile sets them.
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+
+die() { echo "eval: $*" >&2; exit 1; }
+
+[ $# -ge 1 ] || die "usage: scripts/eval.sh full|quick|toy [EXPERIMENT...]"
+SCALE=$1
+shift
+case "$SCALE" in
+full)	OUT=$TOP/build/eval; TIMEOUT=7200 ;;
+quick)	OUT=$TOP/build/eval-quick; TIMEOUT=1800 ;;
+toy)	OUT=$TOP/build/eval-toy; TIMEOUT=900 ;;
+*)	die "unknown scale '$SCALE' (full, quick or toy)" ;;
+esac
+: "${EVAL_BIN:?set by the Makefile: run make eval}"
+TRACE_DIR=${TRACE_DIR:-$TOP/../shared/traces}
+TRACE=$TRACE_DIR/cloudphysics-sample.csv
+[ -f "$TRACE" ] || die "no trace at $TRACE (set TRACE_DIR)"
+[ -d "$TOP/build/linux/kernel" ] || die "no kernel tree in build/linux: run make kernel"
+
+# --- 1. the data disk --------------------------------------------------------
+
+# records=, src_dirs=, trace_requests= of this scale.
+eval "$("$EVAL_BIN/eval" -s "$SCALE" -P)"
+key=$( { echo "$records $src_dirs $trace_requests"
+	 cat "$TOP/bench/eval/ycsb.c" "$TOP/bench/eval/ycsb_gen.c" \
+	     "$TOP/bench/eval/replay.c" "$TRACE"
+	 dpkg-query -W -f='${Version}' librocksdb-dev
+	 cat "$TOP/kernel/BASE"; } | sha1sum | cut -c1-12)
+DATADIR=$TOP/build/eval-data
+IMG=$DATADIR/$key.img
+mkdir -p "$DATADIR"
+# Scales with the same parameters (quick and full) share an image; one no
+# scale points to any more is removed.
+echo "$key" > "$DATADIR/$SCALE.key"
+for f in "$DATADIR"/*.img; do
+	[ -e "$f" ] || continue
+	k=$(basename "$f" .img)
+	grep -qx "$k" "$DATADIR"/*.key || rm -f "$f"
+done
+if [ ! -f "$IMG" ]; then
+	echo "  EVAL    preparing the data disk of the $SCALE scale ($records records, src: $src_dirs)"
+	stage=$(mktemp -d "$DATADIR/stage.XXXXXX")
+	trap 'rm -rf "$stage"' EXIT
+	"$EVAL_BIN/ycsb" load -d "$stage/rocksdb" -n "$records" > /dev/null
+	mkdir -p "$stage/src" "$stage/trace"
+	# shellcheck disable=SC2086 # a list of directories
+	(cd "$TOP/build/linux" && cp -r --parents $src_dirs "$stage/src/")
+	if [ "$trace_requests" -gt 0 ]; then
+		head -n "$((trace_requests + 1))" "$TRACE" > "$stage/trace.csv"
+	else
+		cp "$TRACE" "$stage/trace.csv"
+	fi
+	"$EVAL_BIN/replay" prepare "$stage/trace.csv" "$stage/trace" > /dev/null
+	rm "$stage/trace.csv"
+	mib=$(du -sm "$stage" | cut -f1)
+	mkfs.ext4 -q -F -d "$stage" -E lazy_itable_init=0,lazy_journal_init=0 \
+		"$IMG.tmp" "$((mib * 5 / 4 + 64))M"
+	mv "$IMG.tmp" "$IMG"
+	rm -rf "$stage"
+	trap - EXIT
+fi
+
+# --- 2. the runs --------------------------------------------------------------
+
+mkdir -p "$OUT"
+exps=$(IFS=,; echo "$*")
+console=$OUT/console.log
+# A copy of everything the run uses, so that rebuilding the tree during a
+# long run changes nothing in it.
+snap=$OUT/.snapshot
+rm -rf "$snap"
+mkdir -p "$snap/bin"
+cp -a "$TOP/build/bpf" "$snap/bpf"
+cp "$EVAL_BIN"/* "$CACHECTL" "$LCTRAIN" "$CACHE_EXT_CTL_KO" "$snap/bin/"
+cp "${KERNEL:-$TOP/build/kbuild/arch/x86/boot/bzImage}" "$snap/bzImage"
+echo "  EVAL    $SCALE scale${exps:+: $exps}; progress below, console in $console"
+set +e
+KERNEL=$snap/bzImage "$TOP/scripts/vm.sh" -t "$TIMEOUT" -d "$IMG" -- env \
+	EVAL_BIN="$snap/bin" CACHECTL="$snap/bin/cachectl" \
+	LCTRAIN="$snap/bin/lctrain" \
+	CACHE_EXT_CTL_KO="$snap/bin/cache_ext_ctl.ko" \
+	CACHECTL_MODULE="$snap/bin/cache_ext_ctl.ko" BPF_OBJ_DIR="$snap/bpf" \
+	"$snap/bin/eval" -s "$SCALE" ${exps:+-x "$exps"} 2>&1 |
+	tr -d '\r' | tee "$console" |
+	grep --line-buffered -v -e '^@csv ' -e '^@time '
+status=${PIPESTATUS[0]}
+set -e
+
+# --- 3. tables and figures --------------------------------------------------
+
+csvs=()
+for e in $(sed -n 's/^@csv \([^,]*\),.*/\1/p' "$console" | sort -u); do
+	mkdir -p "$OUT/$e"
+	{ echo "experiment,workload,setup,rep,metric,value"
+	  sed -n "s/^@csv \($e,.*\)/\1/p" "$console"; } > "$OUT/$e/results.csv"
+	csvs+=("$OUT/$e/results.csv")
+done
+[ ${#csvs[@]} -gt 0 ] || die "the VM produced no results (status $status); see $console"
+# Every experiment's results, not only this run's, go into the summary.
+for f in "$OUT"/*/results.csv; do
+	case " ${csvs[*]} " in *" $f "*) ;; *) csvs+=("$f") ;; esac
+done
+"$EVAL_BIN/report" -o "$OUT" -t "$TRACE_DIR/README.md" \
+	-T "cache_ext evaluation, $SCALE scale, $(date -u +%F), commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+	"${csvs[@]}"
+[ "$status" -eq 0 ] || die "some runs failed (VM exit status $status); see $console"
