@@ -56,6 +56,9 @@ extern int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 				 struct folio *folio) __ksym;
 extern int bpf_cache_ext_propose_scored(struct cache_ext_eviction_ctx *ctx,
 					struct folio *folio, s64 score) __ksym;
+extern int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
+				      struct mem_cgroup *memcg, u32 list,
+				      u32 max) __ksym;
 extern s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 				     u32 nr) __ksym;
 extern u32 *bpf_cache_ext_folio_data(struct folio *folio,
@@ -164,20 +167,15 @@ static __always_inline void cache_ext_page_key(struct cache_ext_page_key *key,
 /*
  * Propose folios from the head of @list until the request is full,
  * skipping busy ones, looking at @max folios at most: the eviction of
- * every FIFO-ordered list (fifo, mru, get_scan).
+ * every FIFO-ordered list (fifo, mru, get_scan).  The kernel walks the
+ * list in one call (bpf_cache_ext_propose_list()), which costs a fraction
+ * of an iterator step and a proposal per folio.
  */
 static __always_inline void
 cache_ext_propose_from(struct cache_ext_eviction_ctx *req,
 		       struct mem_cgroup *memcg, u32 list, u32 max)
 {
-	struct folio *folio;
-
-	for_each_list_folio(folio, memcg, list, max) {
-		if (req->nr_proposed >= req->nr_requested)
-			break;
-		if (!cache_ext_folio_busy(folio))
-			bpf_cache_ext_propose(req, folio);
-	}
+	bpf_cache_ext_propose_list(req, memcg, list, max);
 }
 
 /*

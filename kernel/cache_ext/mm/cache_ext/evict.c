@@ -192,6 +192,25 @@ static int check_duplicate(struct cache_ext_evict_req *req,
 	return 0;
 }
 
+/*
+ * Add @folio to @req's candidates, unless it is one already (-EEXIST).
+ * The caller checked that there is room.
+ */
+static int take_candidate(struct cache_ext_evict_req *req,
+			  struct folio *folio)
+{
+	u32 i;
+
+	/* At most half full: a free slot is always found. */
+	for (i = hash_ptr(folio, ilog2(ARRAY_SIZE(req->slots)));
+	     req->slots[i]; i = (i + 1) % ARRAY_SIZE(req->slots))
+		if (req->folios[req->slots[i] - 1] == folio)
+			return -EEXIST;
+	req->folios[req->ctx.nr_proposed++] = folio;
+	req->slots[i] = req->ctx.nr_proposed;
+	return 0;
+}
+
 __bpf_kfunc_start_defs();
 
 /**
@@ -212,7 +231,6 @@ __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 				      struct folio *folio)
 {
 	struct cache_ext_evict_req *req = req_of(ctx);
-	u32 i;
 	int ret;
 
 	if (!req || req->mode == PROPOSE_SCORED)
@@ -228,18 +246,82 @@ __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 	ret = check_tracked(req, folio);
 	if (ret)
 		return ret;
-	/* At most half full: a free slot is always found. */
-	for (i = hash_ptr(folio, ilog2(ARRAY_SIZE(req->slots)));
-	     req->slots[i]; i = (i + 1) % ARRAY_SIZE(req->slots)) {
-		if (req->folios[req->slots[i] - 1] == folio) {
-			cache_ext_note_error(req->binding,
-					     CACHE_EXT_EJECT_DUPLICATE);
-			return -EEXIST;
-		}
+	ret = take_candidate(req, folio);
+	if (ret)
+		cache_ext_note_error(req->binding, CACHE_EXT_EJECT_DUPLICATE);
+	return ret;
+}
+
+/* Can reclaim not free @folio now?  As cache_ext_folio_busy() in BPF. */
+static bool folio_busy(struct folio *folio)
+{
+	return folio_test_locked(folio) || folio_test_writeback(folio) ||
+	       folio_test_dirty(folio) || !folio_test_uptodate(folio) ||
+	       !folio_test_lru(folio);
+}
+
+/**
+ * bpf_cache_ext_propose_list - propose the first folios of a list
+ * @ctx: the evict_folios() context
+ * @memcg: the cgroup being reclaimed (the callback's)
+ * @list: one of its lists
+ * @max: most folios to look at, from the head
+ *
+ * What a FIFO or LRU policy does in its evict_folios(), in one call and
+ * one hold of the binding's lock: walk @list from its head and propose
+ * every folio that is not busy (locked, dirty, under writeback, not
+ * uptodate or off the LRU), until the request is full or @max folios were
+ * looked at (at most %CACHE_EXT_ITER_MAX, as for the iterator: the walk
+ * runs with interrupts off).  Folios proposed already in this request are
+ * passed over.
+ *
+ * Return: the number of folios proposed; -EINVAL for a bad @ctx, a @memcg
+ * other than the one being reclaimed, an unknown @list, or after
+ * bpf_cache_ext_propose_scored(); -ETIME once the call is past its time
+ * budget.
+ */
+__bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
+					   struct mem_cgroup *memcg, u32 list,
+					   u32 max)
+{
+	struct cache_ext_evict_req *req = req_of(ctx);
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	struct cache_ext_registry *reg;
+	u32 head, pos, seen = 0, taken = 0;
+	unsigned long flags;
+
+	if (!req || req->mode == PROPOSE_SCORED || b != req->binding ||
+	    list >= READ_ONCE(b->nr_lists))
+		return -EINVAL;
+	if (cache_ext_call_over_budget(call))
+		return -ETIME;
+	req->mode = PROPOSE_PLAIN;
+	reg = &b->registry;
+	head = list_head_index(list);
+	max = min_t(u32, max, CACHE_EXT_ITER_MAX);
+
+	spin_lock_irqsave(&b->lock, flags);
+	for (pos = reg_node(reg, head)->next;
+	     pos != head && seen < max &&
+	     req->ctx.nr_proposed < req->ctx.nr_requested;
+	     pos = reg_node(reg, pos)->next) {
+		u64 pfn = node_pfn(reg_node(reg, pos));
+		struct folio *folio;
+
+		/* The cursors of open iterators. */
+		if (pfn == CACHE_EXT_NO_PFN)
+			continue;
+		seen++;
+		folio = pfn_folio(pfn);
+		if (!folio_busy(folio) && !take_candidate(req, folio))
+			taken++;
 	}
-	req->folios[req->ctx.nr_proposed++] = folio;
-	req->slots[i] = req->ctx.nr_proposed;
-	return 0;
+	spin_unlock_irqrestore(&b->lock, flags);
+
+	req->proposed += taken;
+	call->sampled += seen;
+	return taken;
 }
 
 /**
