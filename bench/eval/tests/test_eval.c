@@ -150,7 +150,8 @@ static void test_replay_prepare(const char *dir)
 /* report: medians, min-max and both ratios, and the best marked. */
 static void test_report(const char *dir)
 {
-	char csv[512], cmd[2048], md[512], text[8192] = "";
+	char csv[512], cmd[2048], md[512];
+	static char text[16384];
 	FILE *f;
 	size_t n;
 
@@ -178,6 +179,10 @@ static void test_report(const char *dir)
 	      "report: median 250 of (250, 200, 1000), 2.50x kernel-lru's 100, 2.00x mglru's 125, best in bold");
 	check(strstr(text, "| kernel-lru | 100 (90-110) 1.00x/0.80x |") != NULL,
 	      "report: the baseline's own row");
+	check(strstr(text, "| 1.37x | 2.00x | c, lfu | yes |") != NULL,
+	      "report: LFU's claim (+37%%) held by 2.00x the better kernel policy");
+	check(strstr(text, "GET-SCAN +70% GET throughput (cache_ext) | 1.70x | not measured |") != NULL,
+	      "report: a claim without its experiment is \"not measured\"");
 	snprintf(md, sizeof(md), "%s/ycsb-ops_per_s.png", dir);
 	f = fopen(md, "r");
 	n = f ? fread(text, 1, 8, f) : 0;
