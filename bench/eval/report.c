@@ -403,6 +403,7 @@ static int figure(const char *dir, const struct metric_info *m)
 		   "set boxwidth 0.9\n"
 		   "set key outside right\n"
 		   "set yrange [0:*]\n"
+		   "set offsets 0, 0, graph 0.08, 0\n"
 		   "set grid ytics\n"
 		   "set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2\n"
 		   "plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)\n",
