@@ -602,6 +602,20 @@ static void print_claims(FILE *md)
 	}
 }
 
+static int exp_rank(const char *exp)
+{
+	static const char *const order[] = {
+		"ycsb", "trace", "search", "get-scan", "admit", "isolation",
+		"overhead", "learned",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (!strcmp(exp, order[i]))
+			return i;
+	return i;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: report -o OUTDIR [-t TRACE_README] [-T TITLE] RESULTS.csv...\n");
@@ -641,6 +655,19 @@ int main(int argc, char **argv)
 			;
 		if (j == ne && ne < MAX_NAMES)
 			exps[ne++] = rows[k].exp;
+	}
+	/* In the order of make eval's experiments, whatever the files'. */
+	for (i = 0; i < ne; i++) {
+		int j;
+
+		for (j = i + 1; j < ne; j++) {
+			if (exp_rank(exps[j]) < exp_rank(exps[i])) {
+				const char *t = exps[i];
+
+				exps[i] = exps[j];
+				exps[j] = t;
+			}
+		}
 	}
 	snprintf(path, sizeof(path), "%s/summary.md", out);
 	md = fopen(path, "w");
