@@ -53,6 +53,7 @@ static const struct metric_info metrics[] = {
 	{ "get-scan", "get_ops_per_s", "GET throughput (ops/s)", 1, 1 },
 	{ "get-scan", "read_p99_us", "GET P99 latency (us)", 0, 0 },
 	{ "get-scan", "scan_ops_per_s", "SCAN throughput (scans/s)", 1, 0 },
+	{ "get-scan", "disk_reads", "pages read from disk", 0, 0 },
 	{ "admit", "read_p99_us", "P99 read latency (us)", 0, 1 },
 	{ "admit", "ops_per_s", "throughput (ops/s)", 1, 0 },
 	{ "admit", "disk_reads", "pages read from disk", 0, 0 },
@@ -570,20 +571,56 @@ static const struct metric_info *metric_of(const char *exp, const char *metric)
 	return NULL;
 }
 
+/* The most repetitions any setup of @exp has for @metric. */
+static int reps_of(const char *exp, const char *metric)
+{
+	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
+	int nw = names(exp, 0, wls), ns = names(exp, 1, setups), w, s, n = 0;
+
+	for (w = 0; w < nw; w++)
+		for (s = 0; s < ns; s++) {
+			int k = stats(exp, wls[w], setups[s], metric).n;
+
+			if (k > n)
+				n = k;
+		}
+	return n;
+}
+
+/* Disk reads of @setup over its claim's baseline on @wl, or 0. */
+static double disk_ratio(const struct claim *c, const char *wl,
+			 const char *setup)
+{
+	const char *metric = strcmp(c->exp, "search") ? "disk_reads" :
+			     "disk_reads_per_search";
+	const struct metric_info *m = metric_of(c->exp, metric);
+	struct claim d = *c;
+	struct stat3 st;
+	double base;
+
+	if (!m)
+		return 0;
+	d.metric = metric;
+	st = stats(c->exp, wl, setup, metric);
+	base = claim_base(&d, m, wl);
+	return st.n && base > 0 ? st.med / base : 0;
+}
+
 static void print_claims(FILE *md)
 {
 	size_t i;
 
 	fprintf(md, "\n## The papers' claims, measured here\n\n"
-		    "Ratio of the setup's median to the baseline's median in the same boot; over several workloads (or ml_rank's oversampling factors) the best.  \"held\": the effect goes the claimed way and is at least half as large.\n\n"
-		    "| claim | paper | measured | where | held |\n|---|---|---|---|---|\n");
+		    "Ratio of the setup's median to the baseline's median in the same boot; over several workloads (or ml_rank's oversampling factors) the best, among those where every setup ran all its repetitions.  \"held\": the effect goes the claimed way and is at least half as large.  Times under TCG on a shared machine vary by 5-30%% from run to run; the disk reads of the same comparison (lower is better), which repeat within about 1%%, say whether a policy kept more of what was needed.\n\n"
+		    "| claim | paper | measured | disk reads | where | held |\n|---|---|---|---|---|---|\n");
 	printf("\nThe papers' claims, measured here\n");
 	for (i = 0; i < sizeof(claims) / sizeof(claims[0]); i++) {
 		const struct claim *c = &claims[i];
 		const struct metric_info *m = metric_of(c->exp, c->metric);
 		const char *wls[MAX_NAMES], *setups[MAX_NAMES];
 		int nw = names(c->exp, 0, wls), ns = names(c->exp, 1, setups);
-		double best = 0, claimed = c->paper - 1, got;
+		double best = 0, claimed = c->paper - 1, got, disk = 0;
+		char dr[32] = "-";
 		char where[128] = "";
 		int w, s, held;
 
@@ -608,18 +645,20 @@ static void print_claims(FILE *md)
 					continue;
 				st = stats(c->exp, wls[w], setups[s], c->metric);
 				base = claim_base(c, m, wls[w]);
-				if (!st.n || base <= 0)
+				if (!st.n || st.n < reps_of(c->exp, c->metric) ||
+				    base <= 0)
 					continue;
 				r = st.med / base;
 				if (!best || better(m, r, best)) {
 					best = r;
 					snprintf(where, sizeof(where), "%s, %s",
 						 wls[w], setups[s]);
+					disk = disk_ratio(c, wls[w], setups[s]);
 				}
 			}
 		}
 		if (!best) {
-			fprintf(md, "| %s | %.2fx | not measured | | |\n",
+			fprintf(md, "| %s | %.2fx | not measured | | | |\n",
 				c->what, c->paper);
 			continue;
 		}
@@ -629,8 +668,10 @@ static void print_claims(FILE *md)
 			held = best <= c->paper;
 		else
 			held = claimed * got > 0 && fabs(got) >= fabs(claimed) / 2;
-		fprintf(md, "| %s | %.2fx | %.2fx | %s | %s |\n", c->what,
-			c->paper, best, where, held ? "yes" : "**no**");
+		if (disk > 0)
+			snprintf(dr, sizeof(dr), "%.2fx", disk);
+		fprintf(md, "| %s | %.2fx | %.2fx | %s | %s | %s |\n", c->what,
+			c->paper, best, dr, where, held ? "yes" : "**no**");
 		printf("  %-68s paper %.2fx, here %.2fx (%s): %s\n", c->what,
 		       c->paper, best, where, held ? "held" : "NOT reproduced");
 	}

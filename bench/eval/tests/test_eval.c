@@ -179,7 +179,7 @@ static void test_report(const char *dir)
 	      "report: median 250 of (250, 200, 1000), 2.50x kernel-lru's 100, 2.00x mglru's 125, best in bold");
 	check(strstr(text, "| kernel-lru | 100 (90-110) 1.00x/0.80x |") != NULL,
 	      "report: the baseline's own row");
-	check(strstr(text, "| 1.37x | 2.00x | c, lfu | yes |") != NULL,
+	check(strstr(text, "| 1.37x | 2.00x | - | c, lfu | yes |") != NULL,
 	      "report: LFU's claim (+37%%) held by 2.00x the better kernel policy");
 	check(strstr(text, "GET-SCAN +70% GET throughput (cache_ext) | 1.70x | not measured |") != NULL,
 	      "report: a claim without its experiment is \"not measured\"");
