@@ -24,6 +24,8 @@
 #
 # Needs EVAL_BIN (the built bench/eval programs), CACHECTL, LCTRAIN and
 # CACHE_EXT_CTL_KO in the environment, as the Makefile sets them.
+# EVAL_ARGS adds options of bench/eval/eval (e.g. "-w e,f" for a subset
+# of the YCSB workloads).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -130,7 +132,7 @@ KERNEL=$snap/bzImage "$TOP/scripts/vm.sh" -t "$TIMEOUT" -d "$IMG" -- env \
 	LCTRAIN="$snap/bin/lctrain" \
 	CACHE_EXT_CTL_KO="$snap/bin/cache_ext_ctl.ko" \
 	CACHECTL_MODULE="$snap/bin/cache_ext_ctl.ko" BPF_OBJ_DIR="$snap/bpf" \
-	"$snap/bin/eval" -s "$SCALE" ${exps:+-x "$exps"} 2>&1 |
+	"$snap/bin/eval" -s "$SCALE" ${exps:+-x "$exps"} ${EVAL_ARGS:-} 2>&1 |
 	sed -u 's/\r$//' | tee "$console" |
 	grep --line-buffered -v -e '^@csv ' -e '^@time '
 status=${PIPESTATUS[0]}

@@ -2,7 +2,7 @@
 /*
  * eval: the papers' experiments on real programs, in the cache_ext VM.
  *
- *   eval -s SCALE [-x EXP,EXP..] [-r REPS]     (in the VM: make eval)
+ *   eval -s SCALE [-x EXP,EXP..] [-w A,B..] [-r REPS]   (in the VM: make eval)
  *   eval -s SCALE -P                           (data parameters, anywhere)
  *
  * scripts/eval.sh prepares the data disk (a RocksDB database, part of the
@@ -138,6 +138,7 @@ static const struct scale scales[] = {
 };
 
 static const struct scale *sc;
+static const char *only_workloads;	/* -w: ycsb's workloads, instead of the scale's */
 static int reps;
 static const char *bin_dir, *data_dir;
 static char ycsb_bin[PATH_MAX], replay_bin[PATH_MAX];
@@ -359,7 +360,8 @@ static int ycsb_measure(const char *exp, const char *label, const char *setup,
 static int exp_ycsb(const char *exp)
 {
 	char wbuf[256], sbuf[1024], *wls[16], *setups[MAX_SETUPS];
-	int nw = split(sc->ycsb_workloads, wbuf, sizeof(wbuf), wls, 16);
+	int nw = split(only_workloads ?: sc->ycsb_workloads, wbuf, sizeof(wbuf),
+		       wls, 16);
 	int ns = split(sc->ycsb_setups, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
 	int w, rep, i, done = 0, failed = 0;
 
@@ -933,7 +935,7 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: eval -s SCALE [-x EXP,..] [-r REPS]   run in the VM (make eval)\n"
+	fprintf(f, "usage: eval -s SCALE [-x EXP,..] [-w YCSB_WORKLOAD,..] [-r REPS]   run in the VM (make eval)\n"
 		   "       eval -s SCALE -P                      data parameters for scripts/eval.sh\n"
 		   "scales: full, quick, toy\nexperiments:");
 	for (i = 0; i < NR_EXPERIMENTS; i++)
@@ -947,10 +949,11 @@ int main(int argc, char **argv)
 	int c, params = 0, failed = 0;
 	size_t i;
 
-	while ((c = getopt(argc, argv, "s:x:r:Ph")) != -1) {
+	while ((c = getopt(argc, argv, "s:x:w:r:Ph")) != -1) {
 		switch (c) {
 		case 's': scale = optarg; break;
 		case 'x': only = optarg; break;
+		case 'w': only_workloads = optarg; break;
 		case 'r': reps = atoi(optarg); break;
 		case 'P': params = 1; break;
 		case 'h': usage(stdout); return 0;
