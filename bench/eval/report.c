@@ -429,7 +429,7 @@ static int figure(const char *dir, const struct metric_info *m)
 	f = fopen(gp, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "set terminal png size 1200,500\n"
+	fprintf(f, "set terminal png size 1200,500 noenhanced\n"
 		   "set output '%s'\n"
 		   "set title \"%s: %s, relative to the better kernel policy (%s is better)\"\n"
 		   "set style data histogram\n"
@@ -481,7 +481,7 @@ static int figure_learned(const char *dir)
 	f = fopen(gp, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "set terminal png size 900,500\n"
+	fprintf(f, "set terminal png size 900,500 noenhanced\n"
 		   "set output '%s'\n"
 		   "set title 'ml_rank: decision time per evict_folios() call vs oversampling (YCSB C)'\n"
 		   "set xlabel 'oversampling factor'\n"
