@@ -61,6 +61,7 @@ help:
 	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
 	@echo 'make eval       the papers'"'"' experiments on RocksDB, ripgrep, fio, a real trace (~90 min)'
 	@echo 'make eval-quick a subset of them (~10 min); make eval-NAME: one experiment'
+	@echo 'make eval-doc   copy build/eval/summary.md into the admin guide'
 	@echo 'make deps       install the Debian packages the build needs'
 	@echo 'make kernel | module | bpf | tools | selftests   build one part'
 
