@@ -386,19 +386,10 @@ int main(int argc, char **argv)
 		return 1;
 	{
 		long current = cg_read_long(cg[FIFO], "memory.current");
-		char line[512] = "", *p;
-		FILE *f;
 		long tracked = 0, bytes = 0;
 
 		bpf_link__destroy(fifo_link);
-		f = fopen("/sys/kernel/tracing/trace", "r");
-		while (f && fgets(line, sizeof(line), f))
-			if (strstr(line, "cache_ext_unbind: policy=fifo") &&
-			    (p = strstr(line, "tracked=")))
-				sscanf(p, "tracked=%ld bytes=%ld", &tracked,
-				       &bytes);
-		if (f)
-			fclose(f);
+		trace_unbind_registry("fifo", &tracked, &bytes);
 		printf("\nregistry (fifo cgroup, full): %ld folios tracked, %ld bytes: %.1f bytes/folio, %.2f%% of the cgroup's %ld KiB\n",
 		       tracked, bytes, tracked ? (double)bytes / tracked : 0.0,
 		       current ? 100.0 * bytes / current : 0.0, current >> 10);

@@ -720,24 +720,14 @@ next:
 
 /* --------------------------------------------------------------------- */
 
-/* The registry's size at unbind of the cgroup's policy (cache_ext_unbind). */
+/* The registry's size when the run's fifo is unbound (cache_ext_unbind). */
 static int registry_at_unbind(struct setup_run *r, long *tracked, long *bytes)
 {
-	char line[512], *p;
-	FILE *f;
-
-	*tracked = *bytes = 0;
 	if (trace_start())
 		return -1;
 	policy_detach(&r->p);
-	f = fopen("/sys/kernel/tracing/trace", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "cache_ext_unbind:") &&
-		    (p = strstr(line, "tracked=")))
-			sscanf(p, "tracked=%ld bytes=%ld", tracked, bytes);
-	if (f)
-		fclose(f);
-	return *tracked ? 0 : -1;
+	return trace_unbind_registry("fifo", tracked, bytes) || !*tracked ?
+	       -1 : 0;
 }
 
 /* The number after "@key" : in fio's JSON output, or -1. */

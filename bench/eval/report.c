@@ -622,10 +622,11 @@ static void print_claims(FILE *md)
 		double best = 0, claimed = c->paper - 1, got, disk = 0;
 		char dr[32] = "-";
 		char where[128] = "";
-		int w, s, held;
+		int w, s, held, reps;
 
 		if (!m)
 			continue;
+		reps = reps_of(c->exp, c->metric);
 		for (w = 0; w < nw; w++) {
 			char item[40];
 
@@ -645,8 +646,7 @@ static void print_claims(FILE *md)
 					continue;
 				st = stats(c->exp, wls[w], setups[s], c->metric);
 				base = claim_base(c, m, wls[w]);
-				if (!st.n || st.n < reps_of(c->exp, c->metric) ||
-				    base <= 0)
+				if (!st.n || st.n < reps || base <= 0)
 					continue;
 				r = st.med / base;
 				if (!best || better(m, r, best)) {

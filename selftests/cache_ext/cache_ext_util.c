@@ -239,6 +239,24 @@ long trace_count(const char *first, ...)
 	return count;
 }
 
+int trace_unbind_registry(const char *policy, long *tracked, long *bytes)
+{
+	char line[1024], event[64], *p;
+	FILE *f;
+	int ret = -ENOENT;
+
+	snprintf(event, sizeof(event), "cache_ext_unbind: policy=%s ", policy);
+	f = fopen(TRACEFS "/trace", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, event) && (p = strstr(line, "tracked=")) &&
+		    sscanf(p, "tracked=%ld bytes=%ld", tracked, bytes) == 2)
+			ret = 0;
+	fclose(f);
+	return ret;
+}
+
 int write_str(const char *path, const char *val)
 {
 	return write_text(path, (char *)val, strlen(val)) < 0 ? -errno : 0;

@@ -79,6 +79,13 @@ int trace_start(void);
  */
 long trace_count(const char *first, ...);
 
+/*
+ * The registry's size when @policy was last unbound, from the
+ * cache_ext_unbind tracepoint (trace_start() before the unbinding).
+ * Returns 0, or -ENOENT if the trace has no such event.
+ */
+int trace_unbind_registry(const char *policy, long *tracked, long *bytes);
+
 /* Write the string @val to @path: 0 or -errno (of the write itself). */
 int write_str(const char *path, const char *val);
 

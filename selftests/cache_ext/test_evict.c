@@ -115,33 +115,38 @@ static long cached(FIXTURE_DATA(evict) *self, int i)
 })
 
 /*
- * Bind fifo, read A, B, C: A, read first, goes first and C stays, and the
- * policy, not the fallback, did the evicting.
+ * With the policy of @ops (loaded, bound to the cgroup) attached, read A,
+ * B, C: A, read first, goes first and C stays, and the policy, not the
+ * fallback, did the evicting.
  */
 static void expect_fifo_order(struct __test_metadata *_metadata,
-			      FIXTURE_DATA(evict) *self)
+			      FIXTURE_DATA(evict) *self, struct bpf_map *ops)
 {
-	struct fifo *skel = ATTACH(fifo, fifo, self);
-	struct bpf_link *link;
+	struct bpf_link *link = bpf_map__attach_struct_ops(ops);
 
-	ASSERT_NE(skel, NULL);
-	link = bpf_map__attach_struct_ops(skel->maps.fifo);
 	ASSERT_NE(link, NULL);
-
 	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
 	TH_LOG("cached A=%ld B=%ld C=%ld", cached(self, 0), cached(self, 1),
 	       cached(self, 2));
 	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
 	EXPECT_GT(cached(self, 2), FILE_PAGES * 3 / 4);
 	EXPECT_GT(trace_count("cache_ext_evict:", "proposed=32", NULL), 0);
-
 	bpf_link__destroy(link);
+}
+
+static void expect_fifo_evicts_oldest(struct __test_metadata *_metadata,
+				      FIXTURE_DATA(evict) *self)
+{
+	struct fifo *skel = ATTACH(fifo, fifo, self);
+
+	ASSERT_NE(skel, NULL);
+	expect_fifo_order(_metadata, self, skel->maps.fifo);
 	fifo__destroy(skel);
 }
 
 TEST_F(evict, fifo_evicts_oldest)
 {
-	expect_fifo_order(_metadata, self);
+	expect_fifo_evicts_oldest(_metadata, self);
 }
 
 /* memory.high reclaim asks the policy too. */
@@ -149,7 +154,7 @@ TEST_F(evict, fifo_under_memory_high)
 {
 	ASSERT_EQ(cg_write(self->cg, "memory.max", "max"), 0);
 	ASSERT_EQ(cg_write(self->cg, "memory.high", MEMCG_MAX), 0);
-	expect_fifo_order(_metadata, self);
+	expect_fifo_evicts_oldest(_metadata, self);
 }
 
 /*
@@ -159,20 +164,9 @@ TEST_F(evict, fifo_under_memory_high)
 TEST_F(evict, kernel_lists_new_folios)
 {
 	struct kernel_listed *skel = ATTACH(kernel_listed, kernel_listed, self);
-	struct bpf_link *link;
 
 	ASSERT_NE(skel, NULL);
-	link = bpf_map__attach_struct_ops(skel->maps.kernel_listed);
-	ASSERT_NE(link, NULL);
-
-	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
-	TH_LOG("cached A=%ld B=%ld C=%ld", cached(self, 0), cached(self, 1),
-	       cached(self, 2));
-	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
-	EXPECT_GT(cached(self, 2), FILE_PAGES * 3 / 4);
-	EXPECT_GT(trace_count("cache_ext_evict:", "proposed=32", NULL), 0);
-
-	bpf_link__destroy(link);
+	expect_fifo_order(_metadata, self, skel->maps.kernel_listed);
 	kernel_listed__destroy(skel);
 }
 
