@@ -597,6 +597,10 @@ TEST_F(evict, list_kfuncs)
 	EXPECT_EQ(r[R_DEL_AGAIN], -ENOENT);
 	EXPECT_EQ(r[R_MOVE_UNLINKED], -ENOENT);
 	EXPECT_EQ(r[R_SIZE_1_EMPTY], 0);
+	ASSERT_EQ(r[R_PLIST_DONE], 1);
+	EXPECT_EQ(r[R_PLIST_BAD_LIST], -EINVAL);
+	EXPECT_EQ(r[R_PLIST_EMPTY], 0);
+	EXPECT_EQ(r[R_PLIST_NOTHING], 0);
 
 	bpf_link__destroy(link);
 	list_misuse__destroy(skel);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * list_misuse: calls every list kfunc once correctly and once wrongly on
- * the first folio it sees, and records the return values for the test.
+ * the first folio it sees, and bpf_cache_ext_propose_list() wrongly and
+ * on nothing in its first evict_folios(), and records the return values
+ * for the test.  It proposes nothing: the kernel's LRU evicts.
  */
 #include "cache_ext.bpf.h"
 
@@ -10,7 +12,7 @@ char _license[] SEC("license") = "GPL";
 #include "list_misuse.h"
 
 __s64 results[NR_RESULTS];
-int claimed;
+int claimed, evict_claimed;
 
 s32 CACHE_EXT_OP(misuse_init, struct mem_cgroup *memcg)
 {
@@ -63,9 +65,22 @@ void CACHE_EXT_OP(misuse_added, struct folio *folio, struct mem_cgroup *memcg)
 	results[R_DONE] = 1;
 }
 
+void CACHE_EXT_OP(misuse_evict, struct cache_ext_eviction_ctx *req,
+		  struct mem_cgroup *memcg)
+{
+	if (__sync_val_compare_and_swap(&evict_claimed, 0, 1))
+		return;
+	results[R_PLIST_BAD_LIST] = bpf_cache_ext_propose_list(req, memcg, 99, 8);
+	/* List 2 stays empty: folio_added only ever uses 0 and 1. */
+	results[R_PLIST_EMPTY] = bpf_cache_ext_propose_list(req, memcg, 2, 8);
+	results[R_PLIST_NOTHING] = bpf_cache_ext_propose_list(req, memcg, 0, 0);
+	results[R_PLIST_DONE] = 1;
+}
+
 SEC(".struct_ops.link")
 struct cache_ext_ops list_misuse = {
 	.init		= (void *)misuse_init,
 	.folio_added	= (void *)misuse_added,
+	.evict_folios	= (void *)misuse_evict,
 	.name		= "list_misuse",
 };

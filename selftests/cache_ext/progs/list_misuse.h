@@ -23,6 +23,10 @@ enum {
 	R_MOVE_UNLINKED,	/* -ENOENT */
 	R_SIZE_1_EMPTY,		/* 0 */
 	R_DONE,
+	R_PLIST_BAD_LIST,	/* bpf_cache_ext_propose_list() on list 99: -EINVAL */
+	R_PLIST_EMPTY,		/* on an empty list: 0 proposed */
+	R_PLIST_NOTHING,	/* max 0: 0 proposed */
+	R_PLIST_DONE,
 	NR_RESULTS,
 };
 
