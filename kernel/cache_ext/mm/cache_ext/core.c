@@ -1080,18 +1080,19 @@ void __cache_ext_folio_removed(struct folio *folio)
 {
 	struct cache_ext_binding *binding;
 	struct cache_ext_call call;
-	unsigned long flags;
 	bool tracked;
 	u32 data;
 
+	/* The i_pages lock is held with interrupts off. */
+	lockdep_assert_irqs_disabled();
 	rcu_read_lock();
 	binding = folio_any_binding(folio);
 	if (!binding || !binding->tracks)
 		goto out;
 
-	spin_lock_irqsave(&binding->lock, flags);
+	spin_lock(&binding->lock);
 	tracked = cache_ext_registry_remove(binding, folio, &data);
-	spin_unlock_irqrestore(&binding->lock, flags);
+	spin_unlock(&binding->lock);
 
 	if (tracked && binding->ops->folio_removed &&
 	    binding == folio_binding(folio)) {

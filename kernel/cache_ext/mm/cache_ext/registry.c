@@ -320,14 +320,21 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 	u64 pfn = folio_pfn(folio);
 	struct cache_ext_node *node;
 	unsigned long flags;
-	u32 idx = 0, *bucket;
+	u32 idx = 0, *bucket, next, prev, list;
 
 	if (WARN_ON_ONCE(pfn >= CACHE_EXT_NO_PFN))
 		return 0;
 
 	spin_lock_irqsave(&binding->lock, flags);
 	bucket = bucket_of(reg, pfn_hash(pfn));
-	if (chain_find(reg, bucket, pfn))
+	/*
+	 * The page cache holds a folio once, and every folio leaving it
+	 * passes the removal hook: a folio cannot be here already.  The
+	 * check costs a chain walk per insertion, so only CONFIG_DEBUG_VM
+	 * kernels make it.
+	 */
+	if (IS_ENABLED(CONFIG_DEBUG_VM) &&
+	    WARN_ON_ONCE(chain_find(reg, bucket, pfn)))
 		goto out;
 	if (reg->nr_free < LOW_FREE)
 		registry_grow(reg, pre);
@@ -338,18 +345,36 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 	reg->free = node->next;
 	reg->nr_free--;
 
-	/* Whole words: the fields are bitfields. */
+	/*
+	 * Whole words, the list links included: the fields are bitfields,
+	 * and each one written alone is a read-modify-write.
+	 */
+	if (binding->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST) {
+		list = 1;
+		next = list_head_index(0);
+		prev = reg_node(reg, next)->prev;
+	} else {
+		list = 0;
+		next = idx;
+		prev = idx;
+	}
 	*node = (struct cache_ext_node) {
+		.next = next,
+		.prev = prev,
+		.list = list,
 		.noadmit = !admitted,
 		.pfn_lo = pfn,
 		.pfn_hi = pfn >> 36,
 		.hnext = *bucket,
 	};
+	if (list) {
+		reg_node(reg, prev)->next = idx;
+		reg_node(reg, next)->prev = idx;
+		binding->lists[0].nr++;
+	}
 	*bucket = idx;
 	*reg_data(reg, idx) = 0;
 	reg->nr++;
-	if (binding->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST)
-		cache_ext_node_link(binding, idx, 0, true);
 	maybe_resize(binding);
 out:
 	spin_unlock_irqrestore(&binding->lock, flags);
@@ -357,14 +382,23 @@ out:
 }
 
 /* Free node @idx, already off its hash chain. */
-static void node_release(struct cache_ext_binding *b, u32 idx)
+static __always_inline void node_release(struct cache_ext_binding *b, u32 idx)
 {
 	struct cache_ext_registry *reg = &b->registry;
 	struct cache_ext_node *node = reg_node(reg, idx);
+	u32 list = node->list;
 
-	cache_ext_node_unlink(b, idx);
-	node_set_pfn(node, CACHE_EXT_NO_PFN);
-	node->next = reg->free;
+	if (list) {
+		reg_node(reg, node->prev)->next = node->next;
+		reg_node(reg, node->next)->prev = node->prev;
+		b->lists[list - 1].nr--;
+	}
+	/* One store per word, as in cache_ext_registry_add(). */
+	*node = (struct cache_ext_node) {
+		.next = reg->free,
+		.pfn_lo = CACHE_EXT_NO_PFN & GENMASK_ULL(35, 0),
+		.pfn_hi = CACHE_EXT_NO_PFN >> 36,
+	};
 	reg->free = idx;
 	reg->nr_free++;
 	reg->nr--;
