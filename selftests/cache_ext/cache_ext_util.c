@@ -413,3 +413,23 @@ int ctl_module_unload(void)
 	return syscall(__NR_delete_module, "cache_ext_ctl", O_NONBLOCK) ?
 	       -errno : 0;
 }
+
+long trace_ejections(const char *policy)
+{
+	char what[64], line[512];
+	long n = 0;
+	FILE *f;
+
+	snprintf(what, sizeof(what), "policy=%s ", policy);
+	f = fopen("/sys/kernel/tracing/trace", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "cache_ext_eject:") || !strstr(line, what))
+			continue;
+		fprintf(stderr, "# %s", line);
+		n++;
+	}
+	fclose(f);
+	return n;
+}

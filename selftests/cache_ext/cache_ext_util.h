@@ -80,6 +80,12 @@ int trace_start(void);
 long trace_count(const char *first, ...);
 
 /*
+ * Ejections of @policy in the trace (trace_start() first), each printed
+ * with its reason as a TAP comment.  Returns the count or -errno.
+ */
+long trace_ejections(const char *policy);
+
+/*
  * The registry's size when @policy was last unbound, from the
  * cache_ext_unbind tracepoint (trace_start() before the unbinding).
  * Returns 0, or -ENOENT if the trace has no such event.

@@ -101,27 +101,6 @@ static int scan_file(const char *cgroup, void *path)
 	return read_and_verify(path) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-/* Ejections of @policy in the trace, each printed with its reason. */
-static long ejections(const char *policy)
-{
-	char what[64], line[512];
-	long n = 0;
-	FILE *f;
-
-	snprintf(what, sizeof(what), "policy=%s ", policy);
-	f = fopen("/sys/kernel/tracing/trace", "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "cache_ext_eject:") || !strstr(line, what))
-			continue;
-		fprintf(stderr, "# %s", line);
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
 /*
  * Eight readers in one cgroup, at the default budget, under every
  * shipped policy: none is ejected, the policy decides, every page read is
@@ -152,8 +131,8 @@ TEST_F_TIMEOUT(conc, eight_readers_every_policy, 600)
 		EXPECT_EQ(readers_wait(pids, READERS), 0) TH_LOG("%s", policies[i]);
 		calls = trace_count("cache_ext_evict:", id, NULL);
 		TH_LOG("%-12s %ld evict_folios() calls, %ld ejections",
-		       policies[i], calls, ejections(policies[i]));
-		EXPECT_EQ(ejections(policies[i]), 0) TH_LOG("%s", policies[i]);
+		       policies[i], calls, trace_ejections(policies[i]));
+		EXPECT_EQ(trace_ejections(policies[i]), 0) TH_LOG("%s", policies[i]);
 		/* admit_filter only decides admission. */
 		if (strcmp(policies[i], "admit_filter"))
 			EXPECT_GT(calls, 0) TH_LOG("%s was never asked", policies[i]);
@@ -186,7 +165,7 @@ TEST_F(conc, four_busy_cgroups)
 		snprintf(id, sizeof(id), "cgroup=%llu ",
 			 (unsigned long long)self->cg_id[i]);
 		EXPECT_EQ(readers_wait(pids[i], 2), 0) TH_LOG("%s", policies[i]);
-		EXPECT_EQ(ejections(policies[i]), 0) TH_LOG("%s", policies[i]);
+		EXPECT_EQ(trace_ejections(policies[i]), 0) TH_LOG("%s", policies[i]);
 		EXPECT_GT(trace_count("cache_ext_evict:", id, NULL), 0)
 			TH_LOG("%s was never asked", policies[i]);
 	}
@@ -218,7 +197,7 @@ TEST_F(conc, occasional_overrun_forgiven)
 	TH_LOG("%llu calls, %llu spun past the budget", skel->bss->nr_evict_calls,
 	       skel->bss->nr_spins);
 	EXPECT_GE(skel->bss->nr_spins, 4);
-	EXPECT_EQ(ejections("hostile_spin"), 0);
+	EXPECT_EQ(trace_ejections("hostile_spin"), 0);
 	EXPECT_EQ(skel->bss->late_propose_ret, -ETIME);
 	EXPECT_EQ(skel->bss->late_yields, 0);
 	bpf_link__destroy(link);

@@ -341,21 +341,27 @@ static long long get_scan_run(struct __test_metadata *_metadata,
 	EXPECT_EQ(cg_write(self->cg, "memory.max", "16M"), 0);
 	EXPECT_EQ(policy_attach(&self->p, policy, NULL, self->cg_id, NULL), 0);
 	r.tids_fd = policy_map_fd(&self->p, "get_scan_tids");
+	EXPECT_EQ(trace_start(), 0);
 	before = disk_pages_read();
 	EXPECT_EQ(cg_run(self->cg, get_and_scan, &r), 0);
+	/* An ejected policy stops sorting folios: say so, with the reason. */
+	EXPECT_EQ(trace_ejections(policy), 0);
 	/* The first two passes over the hot keys miss: 4 MiB once. */
 	return disk_pages_read() - before - 64 * MIB - 4 * MIB;
 }
 
 TEST_F(policy, get_scan_protects_gets_from_scan)
 {
-	unsigned long long *scanned;
+	unsigned long long *scanned, *gets;
 	long long get_misses;
 
 	get_misses = get_scan_run(_metadata, self, "get_scan");
 	scanned = policy_var(&self->p, "nr_scan_added");
+	gets = policy_var(&self->p, "nr_get_added");
 	ASSERT_NE(scanned, NULL);
-	TH_LOG("get_scan: GET misses during the scan: %lld", get_misses);
+	ASSERT_NE(gets, NULL);
+	TH_LOG("get_scan: GET misses during the scan: %lld; folios added: %llu by the scan, %llu by GETs",
+	       get_misses, *scanned, *gets);
 	EXPECT_LE(get_misses, MIB / 4);
 	EXPECT_GE(cached_pages(self->hot), 4 * MIB * 95 / 100);
 	/* The scan thread's folios were told apart: most of 64 MiB. */
