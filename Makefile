@@ -70,7 +70,7 @@ deps:
 
 # --- kernel -----------------------------------------------------------------
 
-$(B)/.deps: scripts/deps.sh
+$(B)/.deps: scripts/deps.sh kernel/BASE
 	@scripts/deps.sh
 	@mkdir -p $(B) && touch $@
 
@@ -90,9 +90,14 @@ $(LIBBPF_A): $(VMLINUX)
 		DESTDIR=$(LIBBPF_OUT) prefix= INCLUDEDIR=/include install_headers
 	@touch $@
 
+# bpftool's feature probe prints [ OFF ] for optional libraries the
+# bootstrap build does not use: kept in the log, shown only on failure.
 $(BPFTOOL): $(VMLINUX)
 	@mkdir -p $(BPFTOOL_OUT)
-	@$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(BPFTOOL_OUT)/ bootstrap
+	@echo '  BUILD   bpftool (bootstrap; log: build/bpftool/build.log)'
+	@$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool OUTPUT=$(BPFTOOL_OUT)/ \
+		bootstrap > $(BPFTOOL_OUT)/build.log 2>&1 || \
+		{ tail -n 30 $(BPFTOOL_OUT)/build.log; exit 1; }
 	@touch $@
 
 $(VMLINUX_H): $(VMLINUX) $(BPFTOOL)
@@ -205,8 +210,14 @@ $(B)/tests/test_eval: bench/eval/tests/test_eval.c bench/eval/ycsb_gen.c \
 		-DREPORT_BIN='"$(B)/bench/eval/report"' -o $@ $< \
 		bench/eval/ycsb_gen.c -lm
 
+# scripts/deps.sh against a fake dpkg and apt.
+$(B)/tests/test_deps: scripts/tests/test_deps.sh
+	@mkdir -p $(dir $@)
+	@cp $< $@ && chmod +x $@
+
 HOST_TESTS	:= $(B)/tests/test_cachectl $(B)/tests/test_lctrain \
-		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval
+		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval \
+		   $(B)/tests/test_deps
 
 tools: $(CACHECTL) $(LCTRAIN) $(HOST_TESTS)
 
