@@ -247,6 +247,9 @@ struct cache_ext_ops {
  * @not_admitted: folios dropped after a read because admit_folio() said no
  * @tracked: folios the binding tracks now
  * @registry_bytes: memory of the binding's registry now
+ * @accesses: reads of the cgroup's cached folios (folio_mark_accessed())
+ * @misses: folios reads inserted into the cgroup's page cache
+ * @refaults: misses on folios the cgroup had evicted
  */
 struct cache_ext_stats_snapshot {
 	u64 evict_calls;
@@ -261,6 +264,9 @@ struct cache_ext_stats_snapshot {
 	u64 not_admitted;
 	u64 tracked;
 	u64 registry_bytes;
+	u64 accesses;
+	u64 misses;
+	u64 refaults;
 };
 
 /**
@@ -362,7 +368,7 @@ struct cache_ext_reclaim {
 	u32 nr_sampled;
 };
 
-void __cache_ext_folio_added(struct folio *folio, gfp_t gfp);
+void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault);
 void __cache_ext_folio_accessed(struct folio *folio);
 void __cache_ext_folio_removed(struct folio *folio);
 void __cache_ext_folio_read(struct folio *folio);
@@ -381,10 +387,11 @@ void cache_ext_note_fallback(struct lruvec *lruvec, unsigned long nr_reclaimed);
  * Page cache hooks.  A kernel without bound cgroups pays one patched-out
  * branch for each.
  */
-static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp)
+static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp,
+					 bool refault)
 {
 	if (static_branch_unlikely(&cache_ext_bound))
-		__cache_ext_folio_added(folio, gfp);
+		__cache_ext_folio_added(folio, gfp, refault);
 }
 
 static inline void cache_ext_folio_accessed(struct folio *folio)
@@ -422,7 +429,8 @@ static inline bool cache_ext_enabled(void)
 
 #else /* !CONFIG_CACHE_EXT */
 
-static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp) { }
+static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp,
+					 bool refault) { }
 static inline void cache_ext_folio_accessed(struct folio *folio) { }
 static inline void cache_ext_folio_removed(struct folio *folio) { }
 static inline void cache_ext_folio_read(struct folio *folio) { }

@@ -182,6 +182,16 @@ static struct cache_ext_binding *memcg_binding_locked(struct mem_cgroup *memcg)
 }
 
 /*
+ * Free a binding no hook can reach: never published, or unpublished and an
+ * RCU grace period has passed.
+ */
+static void binding_free(struct cache_ext_binding *binding)
+{
+	free_percpu(binding->stats.effect);
+	kfree(binding);
+}
+
+/*
  * Bind @policy to @memcg.  A failing init() refuses the binding; with
  * @eject_on_init_failure it also ejects the policy, as misbehaving.
  */
@@ -202,6 +212,11 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	binding = kzalloc(sizeof(*binding), GFP_KERNEL);
 	if (!binding)
 		return -ENOMEM;
+	binding->stats.effect = alloc_percpu(struct cache_ext_effect);
+	if (!binding->stats.effect) {
+		kfree(binding);
+		return -ENOMEM;
+	}
 
 	/*
 	 * A cgroup that is going away gets no new binding: its css
@@ -209,7 +224,7 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	 * either we see that here or the offline hook sees our binding.
 	 */
 	if (!css_tryget_online(&memcg->css)) {
-		kfree(binding);
+		binding_free(binding);
 		return -ENOENT;
 	}
 
@@ -268,7 +283,7 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 
 out_put:
 	css_put(&memcg->css);
-	kfree(binding);
+	binding_free(binding);
 	return ret;
 }
 
@@ -320,7 +335,7 @@ static void destroy_bindings(struct list_head *dead)
 		static_branch_dec(&cache_ext_bound);
 		css_put(&binding->memcg->css);
 		list_del(&binding->policy_node);
-		kfree(binding);
+		binding_free(binding);
 	}
 }
 
@@ -474,8 +489,8 @@ void cache_ext_eject(struct cache_ext_policy *policy,
 	if (atomic_cmpxchg(&policy->eject_reason, CACHE_EXT_EJECT_NONE,
 			   reason) != CACHE_EXT_EJECT_NONE)
 		return;
-	pr_warn("policy %s ejected: %s\n", policy->ops->name,
-		cache_ext_eject_reason_str(reason));
+	pr_warn("policy %s ejected: %s; its cgroups go back to the kernel's LRU, and it binds no cgroup until it is registered again (cachectl attach --replace)\n",
+		policy->ops->name, cache_ext_eject_reason_str(reason));
 	trace_cache_ext_eject(policy->ops->name, reason,
 			      cache_ext_eject_reason_str(reason));
 	queue_work(system_unbound_wq, &policy->eject_work);
@@ -604,17 +619,40 @@ static void unbind_memcg(struct mem_cgroup *memcg)
 }
 
 /* Bind the policy called @name to @memcg; see cache_ext_bind(). */
+/* Log the names a write to memory.cache_ext may use, after a wrong one. */
+static void log_unknown_name(const char *name)
+{
+	struct cache_ext_policy *policy;
+	char names[256];
+	int n = 0;
+
+	lockdep_assert_held(&cache_ext_mutex);
+	names[0] = '\0';
+	list_for_each_entry(policy, &cache_ext_policies, node)
+		n += scnprintf(names + n, sizeof(names) - n, " %s",
+			       policy->ops->name);
+	pr_info_ratelimited("no policy named '%.*s'; registered:%s (and \"default\" for the kernel's LRU)\n",
+			    CACHE_EXT_NAME_LEN, name, n ? names : " none");
+}
+
 static int bind_by_name(const char *name, struct mem_cgroup *memcg)
 {
 	struct cache_ext_policy *policy;
+	int reason;
 
 	lockdep_assert_held(&cache_ext_mutex);
 
 	policy = policy_find_by_name(name);
-	if (!policy)
+	if (!policy) {
+		log_unknown_name(name);
 		return -ENOENT;
-	if (atomic_read(&policy->eject_reason))
+	}
+	reason = atomic_read(&policy->eject_reason);
+	if (reason) {
+		pr_info_ratelimited("policy %s was ejected (%s) and binds no cgroup; unregister it and register it again (cachectl attach --replace OBJ)\n",
+				    name, cache_ext_eject_reason_str(reason));
 		return -ESHUTDOWN;
+	}
 	return bind_memcg(policy, memcg, true);
 }
 
@@ -876,6 +914,7 @@ static void snapshot_stats(struct cache_ext_binding *b,
 			   struct cache_ext_stats_snapshot *s)
 {
 	const struct cache_ext_stats *st = &b->stats;
+	int cpu;
 
 	s->evict_calls = atomic_long_read(&st->evict_calls);
 	s->requested = atomic_long_read(&st->requested);
@@ -889,6 +928,16 @@ static void snapshot_stats(struct cache_ext_binding *b,
 	s->not_admitted = atomic_long_read(&st->not_admitted);
 	s->tracked = cache_ext_registry_size(b);
 	s->registry_bytes = cache_ext_registry_bytes(b);
+	s->accesses = 0;
+	s->misses = 0;
+	s->refaults = 0;
+	for_each_possible_cpu(cpu) {
+		const struct cache_ext_effect *e = per_cpu_ptr(st->effect, cpu);
+
+		s->accesses += READ_ONCE(e->accesses);
+		s->misses += READ_ONCE(e->misses);
+		s->refaults += READ_ONCE(e->refaults);
+	}
 }
 
 /**
@@ -991,9 +1040,10 @@ static struct cache_ext_binding *folio_binding(struct folio *folio)
 /*
  * Called by filemap_add_folio() with the new folio locked.  @gfp is the
  * insertion's allocation context; reads pass no __GFP_WRITE, and only
- * those are asked about admission.
+ * those are asked about admission and counted as misses.  @refault: the
+ * page cache held the shadow of a folio evicted from this index.
  */
-void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
+void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 {
 	struct cache_ext_prealloc pre = {};
 	struct cache_ext_binding *binding;
@@ -1003,7 +1053,14 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp)
 
 	rcu_read_lock();
 	binding = folio_binding(folio);
-	if (!binding || !binding->tracks)
+	if (!binding)
+		goto out;
+	if (!(gfp & __GFP_WRITE)) {
+		this_cpu_inc(binding->stats.effect->misses);
+		if (refault)
+			this_cpu_inc(binding->stats.effect->refaults);
+	}
+	if (!binding->tracks)
 		goto out;
 	need = cache_ext_registry_needs(binding, &pre);
 	if (need) {
@@ -1063,11 +1120,15 @@ void __cache_ext_folio_accessed(struct folio *folio)
 
 	rcu_read_lock();
 	binding = folio_binding(folio);
-	if (binding && binding->ops->folio_accessed) {
+	if (!binding)
+		goto out;
+	this_cpu_inc(binding->stats.effect->accesses);
+	if (binding->ops->folio_accessed) {
 		cache_ext_enter(&call, binding, CACHE_EXT_T_ACCESSED);
 		binding->ops->folio_accessed(folio, binding->memcg);
 		cache_ext_leave(&call);
 	}
+out:
 	rcu_read_unlock();
 }
 

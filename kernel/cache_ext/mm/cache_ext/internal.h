@@ -147,6 +147,7 @@ struct cache_ext_prealloc {
  * @errors: invalid, foreign or duplicate candidates
  * @untracked: folios that could not be registered (no memory)
  * @not_admitted: folios dropped after a read because admit_folio() said no
+ * @effect: per CPU, what the cgroup's page cache did for its readers
  */
 struct cache_ext_stats {
 	atomic_long_t evict_calls;
@@ -159,6 +160,24 @@ struct cache_ext_stats {
 	atomic_long_t errors;
 	atomic_long_t untracked;
 	atomic_long_t not_admitted;
+	struct cache_ext_effect __percpu *effect;
+};
+
+/**
+ * struct cache_ext_effect - a bound cgroup's page cache, from its readers'
+ *	side; per CPU, summed when read
+ * @accesses: folio_mark_accessed() calls: each read of a folio
+ * @misses: folios inserted by reads (readahead included)
+ * @refaults: of those, folios this cgroup had evicted before (the page
+ *	cache still held their shadow entry)
+ *
+ * Hits are @accesses - @misses, as cachestat tools count them: a folio
+ * read in is accessed once by the read that missed.
+ */
+struct cache_ext_effect {
+	unsigned long accesses;
+	unsigned long misses;
+	unsigned long refaults;
 };
 
 /**
