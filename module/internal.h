@@ -13,6 +13,9 @@ int cache_ext_ctl_sysfs_init(void);
 struct kobject *cache_ext_ctl_sysfs_root(void);
 void cache_ext_ctl_sysfs_exit(void);
 void cache_ext_ctl_sysfs_sync(void);
+
+/* preload.c: the standard policies, registered by cachectl when we load. */
+void cache_ext_ctl_preload(void);
 int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
 			     char *buf, size_t len);
 

@@ -10,7 +10,8 @@
  * netlink family "cache_ext" dumps policies and bindings, binds and
  * unbinds, and multicasts the core's events.  The module learns of policies and bindings
  * through the core's notifier chain and only uses the core's exported
- * interface.  Selecting a cgroup's policy is done in the cgroup itself:
+ * interface.  When it loads, it has the standard policies registered
+ * (preload.c).  Selecting a cgroup's policy is done in the cgroup itself:
  * echo NAME > /sys/fs/cgroup/.../memory.cache_ext.
  */
 
@@ -73,6 +74,8 @@ static int __init cache_ext_ctl_init(void)
 	/* What existed before the module was loaded. */
 	cache_ext_walk_bindings(NULL, bind_hist, NULL);
 	cache_ext_ctl_sysfs_sync();
+	/* Last: the helper's registrations reach the notifier above. */
+	cache_ext_ctl_preload();
 	return 0;
 
 err_nl:

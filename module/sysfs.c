@@ -124,11 +124,12 @@ int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
 			 "evict_calls %llu\nrequested %llu\nproposed %llu\n"
 			 "accepted %llu\nrejected %llu\nreclaimed %llu\n"
 			 "fallback %llu\nerrors %llu\nuntracked %llu\n"
-			 "not_admitted %llu\ntracked %llu\nregistry_bytes %llu\n",
+			 "not_admitted %llu\ntracked %llu\nregistry_bytes %llu\n"
+			 "accesses %llu\nmisses %llu\nrefaults %llu\n",
 			 s->evict_calls, s->requested, s->proposed, s->accepted,
 			 s->rejected, s->reclaimed, s->fallback, s->errors,
 			 s->untracked, s->not_admitted, s->tracked,
-			 s->registry_bytes);
+			 s->registry_bytes, s->accesses, s->misses, s->refaults);
 }
 
 struct state_query {
