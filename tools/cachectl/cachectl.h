@@ -16,6 +16,14 @@
 #define CTL_DEBUGFS	"/sys/kernel/debug/cache_ext"
 #define CTL_PIN_DIR	"/sys/fs/bpf/cache_ext"
 #define CTL_MODULE	"cache_ext_ctl"
+/*
+ * The standard policy suite: what cachectl preload registers with no
+ * names, as the module's preload parameter does by default.  The learned
+ * policies need a model first and the tracer is not a policy to select.
+ */
+#define CTL_PRELOAD_LIST	"fifo", "lfu", "mru", "s3fifo", "lhd", "mglru", \
+				"get_scan", "admit_filter"
+#define CTL_PRELOAD_DEFAULT	"fifo lfu mru s3fifo lhd mglru get_scan admit_filter"
 
 /* Exit statuses: 0 success, 1 the request failed, 2 bad usage. */
 #define EXIT_FAIL	1
@@ -36,11 +44,13 @@ int need_module(void);
 
 /* Subcommands: argc/argv start at the subcommand's name. */
 int cmd_attach(int argc, char **argv);
+int cmd_preload(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_bind(int argc, char **argv);
 int cmd_unbind(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_model(int argc, char **argv);

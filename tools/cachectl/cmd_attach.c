@@ -28,18 +28,32 @@
 #include "struct_ops.h"
 
 static const char attach_usage[] =
-"usage: cachectl attach OBJ.bpf.o [--name NAME] [--cgroup CGROUP] [--set VAR=VALUE]...\n"
+"usage: cachectl attach OBJ.bpf.o [--name NAME] [--cgroup CGROUP] [--replace] [--set VAR=VALUE]...\n"
 "\n"
 "Loads the cache_ext policy in OBJ.bpf.o, registers it, and pins its link at\n"
 CTL_PIN_DIR "/NAME so that it stays registered after cachectl exits.\n"
 "\n"
 "  -n, --name NAME       register under NAME instead of the name in the object\n"
 "  -c, --cgroup CGROUP   bind the policy to CGROUP (path under the cgroup2 mount)\n"
+"  -r, --replace         detach a policy of the same name first (one that was\n"
+"                        ejected, or registered when the module loaded)\n"
 "  -s, --set VAR=VALUE   set the policy's global variable VAR (a knob) before\n"
 "                        loading; numbers, booleans, enums and strings\n"
 "  -v, --verbose         show libbpf's messages, with the verifier log\n"
 "\n"
 "Exit status: 0 attached (and bound), 1 failed (nothing left attached), 2 usage.\n";
+
+static const char preload_usage[] =
+"usage: cachectl preload [NAME...]\n"
+"\n"
+"Registers the policies NAME... (default: the standard suite, " CTL_PRELOAD_DEFAULT ")\n"
+"from their objects (NAME.bpf.o in $CACHECTL_BPF_DIR, beside the build, or\n"
+"in /usr/local/lib/cache_ext/bpf), each pinned as by 'cachectl attach', so\n"
+"that 'echo NAME > memory.cache_ext' works.  Policies registered already are\n"
+"left alone.  The cache_ext_ctl module runs this when it loads (its preload\n"
+"and helper parameters); it never loads the module itself.\n"
+"\n"
+"Exit status: 0 all registered, 1 some could not be (the messages say which).\n";
 
 static const char detach_usage[] =
 "usage: cachectl detach NAME\n"
@@ -137,6 +151,8 @@ struct attach_args {
 	const char *file, *name, *cgroup;
 	char **sets;
 	int nr_sets;
+	int replace;		/* --replace */
+	int preloading;		/* from cachectl preload: no module loading */
 };
 
 static int parse_attach(int argc, char **argv, struct attach_args *a)
@@ -145,6 +161,7 @@ static int parse_attach(int argc, char **argv, struct attach_args *a)
 		{ "name", required_argument, NULL, 'n' },
 		{ "cgroup", required_argument, NULL, 'c' },
 		{ "set", required_argument, NULL, 's' },
+		{ "replace", no_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -156,7 +173,7 @@ static int parse_attach(int argc, char **argv, struct attach_args *a)
 	if (!a->sets)
 		return -ENOMEM;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:c:s:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:c:s:rvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			a->name = optarg;
@@ -166,6 +183,9 @@ static int parse_attach(int argc, char **argv, struct attach_args *a)
 			break;
 		case 's':
 			a->sets[a->nr_sets++] = optarg;
+			break;
+		case 'r':
+			a->replace = 1;
 			break;
 		case 'v':
 			verbose = 1;
@@ -204,46 +224,90 @@ static int apply_sets(struct bpf_object *obj, struct attach_args *a)
 	return ret;
 }
 
-int cmd_attach(int argc, char **argv)
+/*
+ * The state of a registered policy from the module's sysfs ("active",
+ * "ejected: REASON"), or "" if the module or the policy is not there.
+ */
+static void policy_state(const char *name, char *state, size_t len)
 {
-	char name[64], pin[PATH_MAX], cg_path[PATH_MAX];
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), CTL_SYSFS "/policies/%s/state", name);
+	state[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(state, len, f))
+		state[strcspn(state, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Unregisters the policy pinned at CTL_PIN_DIR/@name and unpins it. */
+static int detach_pinned(const char *name)
+{
+	struct bpf_link *link;
+	char pin[PATH_MAX];
+	int ret;
+
+	snprintf(pin, sizeof(pin), "%s/%s", CTL_PIN_DIR, name);
+	link = bpf_link__open(pin);
+	if (!link) {
+		ctl_warn("no policy '%s' attached by cachectl (no %s); see cachectl list",
+			 name, pin);
+		return -ENOENT;
+	}
+	/* Unregister now, not when the last reference goes away. */
+	ret = bpf_link__detach(link);
+	if (ret && ret != -ENOLINK)
+		ctl_warn("detaching '%s': %s; removing the pin unregisters it once nothing else holds it",
+			 name, strerror(-ret));
+	if (unlink(pin)) {
+		ret = -errno;
+		ctl_warn("cannot remove %s: %s", pin, strerror(errno));
+	} else {
+		ret = 0;
+	}
+	bpf_link__destroy(link);
+	return ret;
+}
+
+/* Loads, registers, pins and maybe binds @a's policy: 0 or -errno. */
+static int attach_one(struct attach_args *a)
+{
+	char name[64], pin[PATH_MAX], cg_path[PATH_MAX], state[160];
 	struct bpf_object *obj = NULL;
 	struct bpf_link *link = NULL;
-	struct attach_args a;
 	struct bpf_map *map;
 	uint64_t cg_id = 0;
 	struct nl nl;
 	int ret;
 
-	if (wants_help(argc, argv, attach_usage))
-		return 0;
-	if (parse_attach(argc, argv, &a))
-		return EXIT_USAGE;
-	if (need_root("attach") || need_module())
-		return EXIT_FAIL;
-	if (a.cgroup && cgroup_open_arg(a.cgroup, cg_path, sizeof(cg_path),
-					&cg_id))
-		return EXIT_FAIL;
+	if (need_root("attach") || (!a->preloading && need_module()))
+		return -EPERM;
+	if (a->cgroup && cgroup_open_arg(a->cgroup, cg_path, sizeof(cg_path),
+					 &cg_id))
+		return -EINVAL;
 	libbpf_set_print(libbpf_print);
 
-	obj = bpf_object__open_file(a.file, NULL);
+	obj = bpf_object__open_file(a->file, NULL);
 	if (!obj) {
 		ret = errno;
 		if (ret >= __LIBBPF_ERRNO__START)
 			ctl_warn("%s is not a BPF object file (%s); attach a policy built with clang -target bpf, such as build/bpf/fifo.bpf.o",
-				 a.file, libbpf_error(ret));
+				 a->file, libbpf_error(ret));
 		else
-			ctl_warn("cannot open %s: %s", a.file, strerror(ret));
+			ctl_warn("cannot open %s: %s", a->file, strerror(ret));
 		return EXIT_FAIL;
 	}
 	ret = -EINVAL;
-	map = find_ops_map(obj, a.file);
+	map = find_ops_map(obj, a->file);
 	if (!map)
 		goto out;
-	if (a.name) {
-		ret = struct_ops_set_name(obj, map, a.name);
+	if (a->name) {
+		ret = struct_ops_set_name(obj, map, a->name);
 		if (ret) {
-			ctl_warn("cannot name the policy '%s': %s", a.name,
+			ctl_warn("cannot name the policy '%s': %s", a->name,
 				 ret == -ENAMETOOLONG ? "name too long" :
 				 "the struct_ops map has no name member");
 			goto out;
@@ -252,11 +316,11 @@ int cmd_attach(int argc, char **argv)
 	ret = struct_ops_get_name(obj, map, name, sizeof(name));
 	if (ret || !name_valid(name)) {
 		ctl_warn("%s: the policy has no usable name; give one with --name",
-			 a.file);
+			 a->file);
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = apply_sets(obj, &a);
+	ret = apply_sets(obj, a);
 	if (ret)
 		goto out;
 
@@ -264,16 +328,26 @@ int cmd_attach(int argc, char **argv)
 	ret = make_pin_dir();
 	if (ret)
 		goto out;
-	if (!access(pin, F_OK)) {
-		ctl_warn("a policy named '%s' is already attached (%s); detach it first or attach with --name",
-			 name, pin);
+	if (!access(pin, F_OK) && a->replace) {
+		ret = detach_pinned(name);
+		if (ret)
+			goto out;
+		printf("detached the %s attached before\n", name);
+	} else if (!access(pin, F_OK)) {
+		policy_state(name, state, sizeof(state));
+		if (!strncmp(state, "ejected", 7))
+			ctl_warn("policy '%s' is attached (%s) but was %s; attach it again with --replace",
+				 name, pin, state);
+		else
+			ctl_warn("a policy named '%s' is already attached (%s); bind it (cachectl bind CGROUP %s), replace it (--replace), or attach this one with --name",
+				 name, pin, name);
 		ret = -EEXIST;
 		goto out;
 	}
 
 	ret = bpf_object__load(obj);
 	if (ret) {
-		ctl_warn("loading %s failed: %s%s", a.file, libbpf_error(-ret),
+		ctl_warn("loading %s failed: %s%s", a->file, libbpf_error(-ret),
 			 verbose ? "" : " (run with -v for the verifier log)");
 		goto out;
 	}
@@ -293,7 +367,7 @@ int cmd_attach(int argc, char **argv)
 		goto out;
 	}
 
-	if (a.cgroup) {
+	if (a->cgroup) {
 		ret = nl_open(&nl);
 		if (!ret) {
 			ret = nl_bind(&nl, name, cg_id);
@@ -308,49 +382,85 @@ int cmd_attach(int argc, char **argv)
 		}
 	}
 	printf("attached %s (pinned at %s)", name, pin);
-	if (a.cgroup)
+	if (a->cgroup)
 		printf(", bound to %s", cg_path);
 	printf("\n");
 out:
 	bpf_link__destroy(link);	/* the pin keeps it registered */
 	bpf_object__close(obj);
+	return ret;
+}
+
+int cmd_attach(int argc, char **argv)
+{
+	struct attach_args a;
+	int ret;
+
+	if (wants_help(argc, argv, attach_usage))
+		return 0;
+	if (parse_attach(argc, argv, &a)) {
+		free(a.sets);
+		return EXIT_USAGE;
+	}
+	ret = attach_one(&a);
 	free(a.sets);
 	return ret ? EXIT_FAIL : 0;
 }
 
+int cmd_preload(int argc, char **argv)
+{
+	static const char *const standard[] = { CTL_PRELOAD_LIST };
+	const char *const *names = standard;
+	int nr = sizeof(standard) / sizeof(standard[0]);
+	char file[PATH_MAX], pin[PATH_MAX];
+	int i, failed = 0;
+
+	if (wants_help(argc, argv, preload_usage))
+		return 0;
+	if (argc > 1) {
+		names = (const char *const *)argv + 1;
+		nr = argc - 1;
+	}
+	if (need_root("preload") || make_pin_dir())
+		return EXIT_FAIL;
+	for (i = 0; i < nr; i++) {
+		struct attach_args a = { .preloading = 1 };
+
+		if (!name_valid(names[i])) {
+			ctl_warn("preload: '%s' is not a policy name", names[i]);
+			failed++;
+			continue;
+		}
+		snprintf(pin, sizeof(pin), "%s/%s", CTL_PIN_DIR, names[i]);
+		if (!access(pin, F_OK)) {
+			printf("%s: registered already\n", names[i]);
+			continue;
+		}
+		if (find_bpf_object(names[i], file, sizeof(file))) {
+			ctl_warn("preload: no %s.bpf.o (set CACHECTL_BPF_DIR to the directory of the policy objects)",
+				 names[i]);
+			failed++;
+			continue;
+		}
+		a.file = file;
+		if (attach_one(&a))
+			failed++;
+	}
+	return failed ? EXIT_FAIL : 0;
+}
+
+
+
 int cmd_detach(int argc, char **argv)
 {
-	struct bpf_link *link;
-	char pin[PATH_MAX];
-	int ret;
-
 	if (wants_help(argc, argv, detach_usage))
 		return 0;
 	if (argc != 2 || !name_valid(argv[1])) {
 		fputs(detach_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (need_root("detach"))
+	if (need_root("detach") || detach_pinned(argv[1]))
 		return EXIT_FAIL;
-	snprintf(pin, sizeof(pin), "%s/%s", CTL_PIN_DIR, argv[1]);
-	link = bpf_link__open(pin);
-	if (!link) {
-		ctl_warn("no policy '%s' attached by cachectl (no %s); see cachectl list",
-			 argv[1], pin);
-		return EXIT_FAIL;
-	}
-	/* Unregister now, not when the last reference goes away. */
-	ret = bpf_link__detach(link);
-	if (ret && ret != -ENOLINK)
-		ctl_warn("detaching '%s': %s; removing the pin unregisters it once nothing else holds it",
-			 argv[1], strerror(-ret));
-	if (unlink(pin)) {
-		ctl_warn("cannot remove %s: %s", pin, strerror(errno));
-		ret = -errno;
-	} else {
-		ret = 0;
-		printf("detached %s\n", argv[1]);
-	}
-	bpf_link__destroy(link);
-	return ret ? EXIT_FAIL : 0;
+	printf("detached %s\n", argv[1]);
+	return 0;
 }

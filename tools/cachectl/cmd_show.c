@@ -35,10 +35,14 @@ static const char list_usage[] =
 static const char stats_usage[] =
 "usage: cachectl stats [CGROUP]\n"
 "\n"
-"Shows the counters of every binding, or of CGROUP's only.\n";
+"Shows the counters of every binding, or of CGROUP's only, since it was\n"
+"bound: the policy's decisions (evict_calls .. not_admitted), the registry\n"
+"(tracked, registry_bytes), and the cgroup's page cache as its readers saw\n"
+"it: accesses (reads of cached folios), misses (folios reads brought in,\n"
+"readahead included), refaults (misses on folios the cgroup had evicted),\n"
+"hits (accesses - misses) and hit_ratio.  cachectl top shows them live.\n";
 
-/* Opens the family, loading the module if needed; prints what is wrong. */
-static int open_family(struct nl *nl)
+int open_family(struct nl *nl)
 {
 	int ret;
 
@@ -124,18 +128,19 @@ static int print_policy(const struct nl_msg *msg, void *data)
 	const char *name = attr_str(msg, CACHE_EXT_A_POLICY);
 	uint32_t reason = msg->tb[CACHE_EXT_A_EJECT_REASON] ?
 		mnl_attr_get_u32(msg->tb[CACHE_EXT_A_EJECT_REASON]) : 0;
-	char pin[PATH_MAX], state[64];
+	char pin[PATH_MAX], state[160];
 
 	if (reason)
-		snprintf(state, sizeof(state), "ejected: %s",
+		snprintf(state, sizeof(state), "ejected (%s)",
 			 attr_str(msg, CACHE_EXT_A_EJECT_REASON_STR));
 	else
 		snprintf(state, sizeof(state), "active");
 	snprintf(pin, sizeof(pin), "%s/%s", CTL_PIN_DIR, name);
-	printf("%-16s %-28s %8u  %s\n", name, state,
+	/* The state last: an ejection's reason can be long. */
+	printf("%-16s %7u  %-28s %s\n", name,
 	       msg->tb[CACHE_EXT_A_NR_BINDINGS] ?
 	       mnl_attr_get_u32(msg->tb[CACHE_EXT_A_NR_BINDINGS]) : 0,
-	       access(pin, F_OK) ? "-" : pin);
+	       access(pin, F_OK) ? "-" : pin, state);
 	(*(int *)data)++;
 	return 0;
 }
@@ -164,7 +169,7 @@ int cmd_list(int argc, char **argv)
 	}
 	if (open_family(&nl))
 		return EXIT_FAIL;
-	printf("%-16s %-28s %8s  %s\n", "POLICY", "STATE", "CGROUPS", "PIN");
+	printf("%-16s %7s  %-28s %s\n", "POLICY", "CGROUPS", "PIN", "STATE");
 	ret = nl_dump(&nl, CACHE_EXT_CMD_POLICY_GET, print_policy,
 		      &nr_policies);
 	if (!ret) {
@@ -201,6 +206,17 @@ static int print_stats(const struct nl_msg *msg, void *data)
 		if (msg->stats[i] && nl_stat_name(i))
 			printf("%-16s %" PRIu64 "\n", nl_stat_name(i),
 			       mnl_attr_get_u64(msg->stats[i]));
+	if (msg->stats[CACHE_EXT_A_STAT_ACCESSES]) {
+		struct effect e;
+
+		effect_of(msg, &e);
+		printf("%-16s %" PRIu64 "\n", "hits", effect_hits(&e));
+		if (e.accesses)
+			printf("%-16s %.4f\n", "hit_ratio",
+			       (double)effect_hits(&e) / e.accesses);
+		else
+			printf("%-16s -\n", "hit_ratio");
+	}
 	c->shown++;
 	return 0;
 }

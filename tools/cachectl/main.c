@@ -14,12 +14,14 @@ static const struct command {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
-	{ "attach",  cmd_attach,  "OBJ.bpf.o [--name N] [--cgroup CG] [--set VAR=VAL]..  load and register a policy" },
+	{ "attach",  cmd_attach,  "OBJ.bpf.o [--name N] [--cgroup CG] [--replace] [--set VAR=VAL]..  load and register a policy" },
+	{ "preload", cmd_preload, "[NAME...]             register the standard policies (or NAME...)" },
 	{ "detach",  cmd_detach,  "NAME                  unregister a policy attached by cachectl" },
 	{ "list",    cmd_list,    "                      registered policies and bound cgroups" },
 	{ "bind",    cmd_bind,    "CGROUP POLICY         select POLICY for CGROUP" },
 	{ "unbind",  cmd_unbind,  "CGROUP                give CGROUP back to the kernel's eviction" },
-	{ "stats",   cmd_stats,   "[CGROUP]              counters of the bindings" },
+	{ "stats",   cmd_stats,   "[CGROUP]              counters of the bindings, hit ratio" },
+	{ "top",     cmd_top,     "[-n COUNT] [-d SEC]   bound cgroups' hits, misses, refaults, live" },
 	{ "hist",    cmd_hist,    "CGROUP [--reset]      decision-latency histogram" },
 	{ "monitor", cmd_monitor, "[--count N]           print events as they happen" },
 	{ "model",   cmd_model,   "load|show|unload ..   the model store of the learned policies" },

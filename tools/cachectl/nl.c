@@ -248,7 +248,28 @@ const char *nl_stat_name(unsigned int stat)
 		[CACHE_EXT_A_STAT_NOT_ADMITTED]	= "not_admitted",
 		[CACHE_EXT_A_STAT_TRACKED]	= "tracked",
 		[CACHE_EXT_A_STAT_REGISTRY_BYTES] = "registry_bytes",
+		[CACHE_EXT_A_STAT_ACCESSES]	= "accesses",
+		[CACHE_EXT_A_STAT_MISSES]	= "misses",
+		[CACHE_EXT_A_STAT_REFAULTS]	= "refaults",
 	};
 
 	return stat < sizeof(names) / sizeof(names[0]) ? names[stat] : NULL;
+}
+
+static uint64_t stat_u64(const struct nl_msg *msg, unsigned int stat)
+{
+	return msg->stats[stat] ? mnl_attr_get_u64(msg->stats[stat]) : 0;
+}
+
+void effect_of(const struct nl_msg *msg, struct effect *e)
+{
+	e->accesses = stat_u64(msg, CACHE_EXT_A_STAT_ACCESSES);
+	e->misses = stat_u64(msg, CACHE_EXT_A_STAT_MISSES);
+	e->refaults = stat_u64(msg, CACHE_EXT_A_STAT_REFAULTS);
+}
+
+uint64_t effect_hits(const struct effect *e)
+{
+	/* Readahead can bring in folios no read has touched yet. */
+	return e->accesses > e->misses ? e->accesses - e->misses : 0;
 }

@@ -26,6 +26,27 @@ struct nl_msg {
 /* Called for every message of a dump or of the event group. */
 typedef int (*nl_msg_fn)(const struct nl_msg *msg, void *data);
 
+/*
+ * What a bound cgroup's page cache did for its readers since binding:
+ * reads of folios (accesses), folios reads brought in (misses), and misses
+ * on folios the cgroup had evicted (refaults).  Hits are accesses - misses,
+ * as cachestat tools count them.
+ */
+struct effect {
+	uint64_t accesses;
+	uint64_t misses;
+	uint64_t refaults;
+};
+
+void effect_of(const struct nl_msg *msg, struct effect *e);
+uint64_t effect_hits(const struct effect *e);
+
+/*
+ * Opens the family, loading the module if needed (need_module()); prints
+ * what is wrong.  0 or -errno.
+ */
+int open_family(struct nl *nl);
+
 /* Opens a socket and resolves the family; -ENOENT if it is not there. */
 int nl_open(struct nl *nl);
 void nl_close(struct nl *nl);

@@ -146,6 +146,7 @@ static int find_module(char *path, size_t len)
 int need_module(void)
 {
 	char path[PATH_MAX];
+	const char *params;
 	int fd, ret;
 
 	if (!access(CTL_SYSFS, F_OK))
@@ -164,7 +165,8 @@ int need_module(void)
 		ctl_warn("cannot open %s: %s", path, strerror(errno));
 		return ret;
 	}
-	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+	params = getenv("CACHECTL_MODULE_PARAMS");
+	ret = syscall(SYS_finit_module, fd, params ? params : "", 0) ? -errno : 0;
 	close(fd);
 	if (ret == -EEXIST)
 		ret = 0;
