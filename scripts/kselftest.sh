@@ -19,6 +19,10 @@ dmesg -c > /dev/null
 # file; hand it the timeout directly.
 timeout=$(sed -n 's/^timeout=//p' "$TOP/selftests/cache_ext/settings")
 export kselftest_override_timeout=${timeout:-45}
+# The tests register policies under the standard names themselves: the
+# module, when cachectl loads it, preloads none (ctl.policies_by_name
+# checks the preload).
+export CACHECTL_MODULE_PARAMS=preload=
 
 make -s -C "$TOP/selftests/cache_ext" "$@" run_tests 2>&1 | tee "$log"
 runner=${PIPESTATUS[0]}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -393,6 +394,12 @@ int policy_run(struct policy *p, const char *name)
 
 int ctl_module_load(void)
 {
+	/* Tests register their own policies: none preloaded under their names. */
+	return ctl_module_load_params("preload=");
+}
+
+int ctl_module_load_params(const char *params)
+{
 	const char *ko = getenv("CACHE_EXT_CTL_KO");
 	int fd, ret;
 
@@ -403,7 +410,7 @@ int ctl_module_load(void)
 	fd = open(ko, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = syscall(__NR_finit_module, fd, "", 0);
+	ret = syscall(__NR_finit_module, fd, params, 0);
 	close(fd);
 	return ret ? -errno : 0;
 }
@@ -432,4 +439,38 @@ long trace_ejections(const char *policy)
 	}
 	fclose(f);
 	return n;
+}
+
+long long binding_stat(uint64_t cg_id, const char *key)
+{
+	char path[128], text[2048], *p;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/cache_ext/%llu/stats",
+		 (unsigned long long)cg_id);
+	if (read_text(path, text, sizeof(text)) < 0)
+		return -1;
+	p = strstr(text, key);
+	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
+}
+
+int kmsg_contains(const char *text)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf;
+	int n, found;
+
+	if (len <= 0)
+		return -errno;
+	buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	if (n < 0) {
+		free(buf);
+		return -errno;
+	}
+	buf[n] = '\0';
+	found = strstr(buf, text) != NULL;
+	free(buf);
+	return found;
 }

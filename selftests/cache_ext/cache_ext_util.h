@@ -86,6 +86,15 @@ long trace_count(const char *first, ...);
 long trace_ejections(const char *policy);
 
 /*
+ * The counter @key ("misses ", with its space) of the binding of cgroup
+ * @cg_id, from the module's debugfs stats; -1 if there is none.
+ */
+long long binding_stat(uint64_t cg_id, const char *key);
+
+/* 1 if the kernel log holds @text, 0 if not, -errno if unreadable. */
+int kmsg_contains(const char *text);
+
+/*
  * The registry's size when @policy was last unbound, from the
  * cache_ext_unbind tracepoint (trace_start() before the unbinding).
  * Returns 0, or -ENOENT if the trace has no such event.
@@ -143,10 +152,14 @@ int policy_map_fd(struct policy *p, const char *map);
 int policy_run(struct policy *p, const char *prog);
 
 /*
- * Load the companion module from $CACHE_EXT_CTL_KO unless it is loaded.
- * Returns 0, -ENOENT without the variable, or -errno.
+ * Load the companion module from $CACHE_EXT_CTL_KO unless it is loaded,
+ * with no policy preloaded (the tests register their own).  Returns 0,
+ * -ENOENT without the variable, or -errno.
  */
 int ctl_module_load(void);
+
+/* The same with module parameters @params ("" for the defaults). */
+int ctl_module_load_params(const char *params);
 /* Unload it; 0 or -errno (-EWOULDBLOCK while in use). */
 int ctl_module_unload(void);
 

@@ -255,6 +255,62 @@ TEST_F(ctl, kill_ejects)
 	EXPECT_EQ(wait_for(SYSFS "/available_policies", "\n"), 0);
 	EXPECT_EQ(trace_count("cache_ext_eject:", "policy=fifo ",
 			      "(killed by an administrator)", NULL), 1);
+	/* Ejected: its own errno, and the log says how to recover. */
+	snprintf(path, sizeof(path), "%s/memory.cache_ext", self->cg);
+	EXPECT_EQ(write_str(path, "fifo"), -ESHUTDOWN);
+	EXPECT_EQ(kmsg_contains("cache_ext: policy fifo was ejected (killed by an administrator) and binds no cgroup"), 1);
+}
+
+static int read_twice(const char *cgroup, void *path)
+{
+	return read_and_verify(path) || read_and_verify(path) ?
+	       EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int read_once(const char *cgroup, void *path)
+{
+	return read_and_verify(path) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/*
+ * The cgroup's page cache as its readers see it: a 1 MiB file read twice
+ * is 256 misses and 256 hits; what reclaim evicts and is read again is a
+ * refault.  A few metadata blocks may be read into the cgroup too.
+ */
+TEST_F(ctl, effect_counts_hits_misses_refaults)
+{
+	long long acc, miss, refaults, evicted;
+	char file[PATH_MAX];
+	int ret;
+
+	scratch_path(file, sizeof(file), "effect");
+	ASSERT_EQ(make_file(file, 256), 0);
+	ASSERT_EQ(cg_run(self->cg, read_twice, file), 0);
+	acc = binding_stat(self->cg_id, "accesses ");
+	miss = binding_stat(self->cg_id, "misses ");
+	TH_LOG("two reads of 256 pages: %lld accesses, %lld misses", acc, miss);
+	EXPECT_GE(miss, 256);
+	EXPECT_LE(miss, 256 + 16);
+	EXPECT_GE(acc, 512);
+	EXPECT_LE(acc, 512 + 16);
+	EXPECT_EQ(binding_stat(self->cg_id, "refaults "), 0);
+
+	/*
+	 * Reclaim half: it evicts through the policy and leaves shadow
+	 * entries.  (Emptying the cgroup would let its shadow-node shrinker
+	 * drop them too: it keeps shadows in proportion to what is cached.)
+	 */
+	ret = cg_write(self->cg, "memory.reclaim", "512K");
+	ASSERT_TRUE(ret == 0 || ret == -EAGAIN) TH_LOG("memory.reclaim: %d", ret);
+	evicted = 256 - cached_pages(file);
+	ASSERT_GT(evicted, 64) TH_LOG("reclaim evicted %lld of 256", evicted);
+	ASSERT_EQ(cg_run(self->cg, read_once, file), 0);
+	refaults = binding_stat(self->cg_id, "refaults ");
+	TH_LOG("%lld evicted, read again: %lld refaults, %lld more misses",
+	       evicted, refaults, binding_stat(self->cg_id, "misses ") - miss);
+	EXPECT_GE(refaults, evicted * 9 / 10);
+	EXPECT_LE(refaults, binding_stat(self->cg_id, "misses ") - miss);
+	unlink(file);
 }
 
 /* Unload with a policy bound and used; reload: state is found again. */
@@ -701,6 +757,57 @@ TEST_F(ctl, netlink_dump_bind_events)
 
 	mnl_socket_close(nl.sock);
 	mnl_socket_close(ev.sock);
+}
+
+/*
+ * Policies by name: loaded with its defaults, the module has cachectl
+ * register the standard suite, and memory.cache_ext takes their names
+ * with no attach step; an unknown name logs the ones that exist.
+ */
+TEST(policies_by_name_after_module_load)
+{
+	static const char *const suite[] = {
+		"fifo", "lfu", "mru", "s3fifo", "lhd", "mglru", "get_scan",
+		"admit_filter",
+	};
+	const char *cachectl = getenv("CACHECTL");
+	char sel[PATH_MAX], path[PATH_MAX], buf[64];
+	char *cg;
+	size_t i;
+
+	if (!scratch_dir() || !getenv("CACHE_EXT_CTL_KO") || !cachectl)
+		SKIP(return, "run in the VM with CACHE_EXT_CTL_KO and CACHECTL set");
+	if (!access(SYSFS, F_OK))
+		ASSERT_EQ(ctl_module_unload(), 0);
+	ASSERT_EQ(ctl_module_load_params(""), 0);
+	for (i = 0; i < ARRAY_SIZE(suite); i++) {
+		snprintf(path, sizeof(path), SYSFS "/policies/%s/state", suite[i]);
+		EXPECT_EQ(read_file(path, buf, sizeof(buf)), 0) TH_LOG("%s", suite[i]);
+		EXPECT_STREQ(buf, "active\n");
+	}
+	EXPECT_EQ(kmsg_contains("cache_ext: policies registered: fifo,lfu,mru"), 1);
+
+	cg = memcg_create("cache_ext_byname");
+	ASSERT_NE(cg, NULL);
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", cg);
+	EXPECT_EQ(write_str(sel, "lfu"), 0);
+	EXPECT_EQ(read_file(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "lfu\n");
+	EXPECT_EQ(write_str(sel, "default"), 0);
+	EXPECT_EQ(write_str(sel, "no_such_policy"), -ENOENT);
+	EXPECT_EQ(kmsg_contains("cache_ext: no policy named 'no_such_policy'; registered: fifo lfu mru s3fifo lhd mglru get_scan admit_filter"), 1);
+	cg_destroy(cg);
+	free(cg);
+
+	/* The next tests register these names themselves. */
+	for (i = 0; i < ARRAY_SIZE(suite); i++) {
+		snprintf(path, sizeof(path), "%s detach %s >/dev/null", cachectl,
+			 suite[i]);
+		EXPECT_EQ(system(path), 0) TH_LOG("%s", path);
+	}
+	unlink("/sys/fs/bpf/get_scan_tids");
+	unlink("/sys/fs/bpf/no_cache_tids");
+	EXPECT_EQ(ctl_module_unload(), 0);
 }
 
 TEST_HARNESS_MAIN

@@ -441,19 +441,6 @@ static int read_twice(const char *cgroup, void *path)
 	return scan_reads(path, 2) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-/* "<key> <value>" from a cgroup's binding in cache_ext_ctl-free form. */
-static long long binding_stat(uint64_t cg_id, const char *key)
-{
-	char path[128], text[2048], *p;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/cache_ext/%llu/stats",
-		 (unsigned long long)cg_id);
-	if (read_text(path, text, sizeof(text)) < 0)
-		return -1;
-	p = strstr(text, key);
-	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
-}
-
 /*
  * Every policy that evicts, bound to two cgroups at once (the second
  * through memory.cache_ext): both run a workload larger than their limit
