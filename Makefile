@@ -37,7 +37,9 @@ BPF_CFLAGS	:= -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 \
 SELFTEST_OUT	:= $(B)/selftests/cache_ext
 KSELFTEST_DIR	:= $(KSRC)/tools/testing/selftests
 
-VM		:= scripts/vm.sh
+# KVM=1: boot with KVM instead of TCG where /dev/kvm works (it does not on
+# every machine; vm.sh says so when qemu fails).
+VM		:= scripts/vm.sh$(if $(filter 1 y yes,$(KVM)), --kvm)
 VM_TIMEOUT	?= 1200
 # The debug kernel (KASAN, lockdep) runs the tests three to four times slower.
 DEBUG_VM_TIMEOUT ?= 3600
@@ -139,7 +141,7 @@ $(1)/module/cache_ext_ctl.ko: Kbuild $(wildcard module/*) bpf/include/lc_feature
 		--exclude='*.mod*' --exclude='modules.order' module Kbuild $(1)/
 	@cp bpf/include/lc_features.h $(1)/bpf/include/
 	@rm -f $$@
-	@$$(MAKE) -s -C $(2) M=$(1) modules
+	@$$(MAKE) -s -C $(2) M=$(1) CACHE_EXT_HELPER=$$(CACHECTL) modules
 endef
 $(eval $(call ctl_ko_rule,$(EXTMOD),$(KOUT)))
 
@@ -372,9 +374,12 @@ bench-learned: kernel module tools $(BENCH_OUT)/policies
 
 # --- VM for people ----------------------------------------------------------------
 
+# CMD is passed as written: make does not expand its $VARs (the guest's
+# shell does) and its quotes survive.  scripts/vm.sh -- CMD ARGS... is the
+# same without make.
 vm: kernel
-	@test -n '$(CMD)' || { echo 'usage: make vm CMD="command"'; exit 2; }
-	@$(VM) -t $(VM_TIMEOUT) -- bash -c '$(CMD)'
+	@test -n '$(subst ','\'',$(value CMD))' || { echo 'usage: make vm CMD="command"'; exit 2; }
+	@$(VM) -t $(VM_TIMEOUT) -- bash -c '$(subst ','\'',$(value CMD))'
 
 vm-shell: kernel
 	@$(VM) -i

@@ -15,7 +15,8 @@
 # started from on the host.
 #
 # Exit status: the command's, or 124 if the VM hit its timeout (default
-# 600 s) and was killed, or 125 if the guest died before reporting a status.
+# 600 s) and was killed, or 125 if qemu failed or the guest died before
+# reporting a status (each said apart on stderr).
 # Use -i for an interactive shell (serial console on this terminal).
 # VM_QEMU_ARGS adds qemu options (split on blanks), e.g. "-icount shift=0"
 # for a guest clock that counts instructions (bench-core uses it).
@@ -33,7 +34,7 @@ MEM=${VM_MEM:-2G}
 SMP=${VM_SMP:-2}
 
 usage() {
-	sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-0}"
 }
 
@@ -66,6 +67,11 @@ trap 'rm -rf "$RUN"' EXIT
 {
 	printf 'cd %q 2>/dev/null || cd /\n' "$PWD"
 	if [ $INTERACTIVE -eq 1 ] && [ $# -eq 0 ]; then
+		# The serial console has no size of its own: the host's, so
+		# that long lines wrap where the terminal does.
+		if size=$(stty size 2>/dev/null) && [ "$size" != "0 0" ]; then
+			printf 'stty -F /dev/ttyS0 rows %d cols %d\n' $size
+		fi
 		# A controlling terminal, so that job control and ^C work.
 		echo 'exec setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1'
 	else
@@ -95,10 +101,12 @@ if [ $INTERACTIVE -eq 1 ]; then
 	exec "${QEMU[@]}" -nographic
 fi
 
+# The guest's own lines about the way out are the runner's business.
 set +e
 timeout -k 5 "$TIMEOUT" "${QEMU[@]}" -display none -monitor none \
-	-serial stdio < /dev/null | tee "$RUN/console" | \
-	grep --line-buffered -av '^cache_ext-vm: exit status'
+	-serial stdio < /dev/null 2> "$RUN/qemu.err" | tee "$RUN/console" | \
+	grep --line-buffered -av -e '^cache_ext-vm: exit status' \
+		-e '^\[ *[0-9.]*\] reboot: Restarting system'
 qemu_rc=${PIPESTATUS[0]}
 set -e
 
@@ -107,8 +115,18 @@ if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
 	exit 124
 fi
 status=$(sed -n 's/^cache_ext-vm: exit status \([0-9]*\).*/\1/p' "$RUN/console" | tail -n 1)
-if [ -z "$status" ]; then
-	echo "vm.sh: the guest stopped without reporting an exit status (panic or crash?)" >&2
+if [ -n "$status" ]; then
+	exit "$status"
+fi
+# A guest that panics or powers off makes qemu exit 0 (-no-reboot); an
+# error status is qemu's own failure, and its message says why.
+if [ "$qemu_rc" -ne 0 ]; then
+	sed 's/^/vm.sh: qemu: /' "$RUN/qemu.err" >&2
+	echo "vm.sh: qemu failed (exit $qemu_rc, accel=$ACCEL)" >&2
+	[ "$ACCEL" != kvm ] ||
+		echo "vm.sh: KVM does not work here: run without --kvm (make: without KVM=1)" >&2
 	exit 125
 fi
-exit "$status"
+cat "$RUN/qemu.err" >&2
+echo "vm.sh: the guest stopped without reporting an exit status (kernel panic or crash? see the console above)" >&2
+exit 125
