@@ -24,6 +24,8 @@ top=$(sed -n 's/.*cache_ext_vm\.top=\([^ ]*\).*/\1/p' /proc/cmdline)
 mkdir -p "$top" 2>/dev/null
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288,cache=loose,ro \
 	cache_ext_top "$top"
+# The project's tools, as a user would have them installed.
+export PATH=$top/build/cachectl:$top/build/lctrain:$PATH
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null

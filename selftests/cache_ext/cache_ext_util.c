@@ -474,3 +474,16 @@ int kmsg_contains(const char *text)
 	free(buf);
 	return found;
 }
+
+int wait_for_text(const char *path, const char *want, int ms)
+{
+	char buf[256];
+	int i;
+
+	for (i = 0; i < ms / 10; i++) {
+		if (read_text(path, buf, sizeof(buf)) >= 0 && !strcmp(buf, want))
+			return 0;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}

@@ -94,6 +94,9 @@ long long binding_stat(uint64_t cg_id, const char *key);
 /* 1 if the kernel log holds @text, 0 if not, -errno if unreadable. */
 int kmsg_contains(const char *text);
 
+/* Wait up to @ms milliseconds for @path to read exactly @want; 0 or -ETIMEDOUT. */
+int wait_for_text(const char *path, const char *want, int ms);
+
 /*
  * The registry's size when @policy was last unbound, from the
  * cache_ext_unbind tracepoint (trace_start() before the unbinding).

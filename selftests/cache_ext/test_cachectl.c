@@ -134,7 +134,8 @@ TEST_F(cachectl, attach_works_and_detaches)
 	EXPECT_NE(strstr(out, "policy cfifo"), NULL);
 
 	ASSERT_EQ(cachectl(out, len, "list"), 0) TH_LOG("%s", out);
-	EXPECT_NE(strstr(out, "cfifo            active"), NULL) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "/sys/fs/bpf/cache_ext/cfifo  active\n"), NULL)
+		TH_LOG("%s", out);
 	EXPECT_NE(strstr(out, "/sys/fs/bpf/cache_ext/cfifo"), NULL);
 	EXPECT_NE(strstr(out, self->cg), NULL) TH_LOG("%s", out);
 
@@ -398,6 +399,53 @@ TEST_F(cachectl, monitor_reports_ejection)
 	close(pipefd[0]);
 	bpf_link__destroy(link);
 	hostile__destroy(skel);
+}
+
+/*
+ * An ejected policy: list and attach say so, attach --replace puts a new
+ * one in its place and binds it in one step, top shows the cgroup.
+ */
+TEST_F(cachectl, ejected_policy_replaced_in_one_step)
+{
+	char *out = self->out;
+	size_t len = sizeof(self->out);
+	char sel[PATH_MAX], buf[64];
+	const char *line;
+
+	ASSERT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --cgroup %s",
+			   self->objs, self->cg), 0) TH_LOG("%s", out);
+	ASSERT_EQ(write_str("/sys/kernel/cache_ext/policies/cfifo/kill", "1"), 0);
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", self->cg);
+	ASSERT_EQ(wait_for_text(sel, "default\n", 2000), 0);
+
+	ASSERT_EQ(cachectl(out, len, "list"), 0) TH_LOG("%s", out);
+	line = strstr(out, "\ncfifo ");
+	ASSERT_NE(line, NULL) TH_LOG("%s", out);
+	EXPECT_EQ(strncmp(strstr(line, "/sys/fs/bpf/cache_ext/cfifo  "),
+			  "/sys/fs/bpf/cache_ext/cfifo  ejected (killed by an administrator)\n",
+			  strlen("/sys/fs/bpf/cache_ext/cfifo  ejected (killed by an administrator)\n")), 0)
+		TH_LOG("%s", out);
+
+	EXPECT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --cgroup %s",
+			   self->objs, self->cg), 1);
+	EXPECT_NE(strstr(out, "but was ejected: killed by an administrator; attach it again with --replace"),
+		  NULL) TH_LOG("%s", out);
+
+	ASSERT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --replace --cgroup %s",
+			   self->objs, self->cg), 0) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "attached cfifo"), NULL) TH_LOG("%s", out);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "cfifo\n");
+	ASSERT_EQ(cachectl(out, len, "list"), 0) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "/sys/fs/bpf/cache_ext/cfifo  active\n"), NULL)
+		TH_LOG("%s", out);
+
+	/* top: one frame, the cgroup and its policy in it. */
+	ASSERT_EQ(cg_run(self->cg, read_twice, self->file), 0);
+	ASSERT_EQ(cachectl(out, len, "top -n 1 -d 1"), 0) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "HIT%"), NULL) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "cfifo"), NULL) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "top -n 0"), 2) TH_LOG("%s", out);
 }
 
 TEST_HARNESS_MAIN

@@ -43,15 +43,7 @@ static int read_file(const char *path, char *buf, size_t len)
 /* Wait up to 2 s for @path to read exactly @want. */
 static int wait_for(const char *path, const char *want)
 {
-	char buf[256];
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		if (!read_file(path, buf, sizeof(buf)) && !strcmp(buf, want))
-			return 0;
-		usleep(10000);
-	}
-	return -ETIMEDOUT;
+	return wait_for_text(path, want, 2000);
 }
 
 static int read_file_loop(const char *cgroup, void *path)
