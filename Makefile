@@ -212,14 +212,15 @@ $(B)/tests/test_eval: bench/eval/tests/test_eval.c bench/eval/ycsb_gen.c \
 		-DREPORT_BIN='"$(B)/bench/eval/report"' -o $@ $< \
 		bench/eval/ycsb_gen.c -lm
 
-# scripts/deps.sh against a fake dpkg and apt.
-$(B)/tests/test_deps: scripts/tests/test_deps.sh
+# Tests of the scripts: deps.sh against a fake dpkg and apt; vm.sh and
+# make vm as users call them.
+$(B)/tests/test_%: scripts/tests/test_%.sh
 	@mkdir -p $(dir $@)
 	@cp $< $@ && chmod +x $@
 
 HOST_TESTS	:= $(B)/tests/test_cachectl $(B)/tests/test_lctrain \
 		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval \
-		   $(B)/tests/test_deps
+		   $(B)/tests/test_deps $(B)/tests/test_vm
 
 tools: $(CACHECTL) $(LCTRAIN) $(HOST_TESTS)
 

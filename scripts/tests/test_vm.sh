@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/vm.sh and make vm as a user meets them: a command's quotes and
+# $VARIABLES reach the guest as written, the guest's reboot line is not
+# printed, a qemu that cannot start is reported as such.  Boots the VM
+# twice (a few seconds each); needs the kernel built.  Prints TAP.
+
+set -u
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+n=0
+failed=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+check() {
+	local name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n $name"
+	else
+		echo "not ok $n $name"
+		sed 's/^/# /' "$out"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "TAP version 13"
+echo "1..4"
+
+# $CACHE_EXT_SCRATCH is the guest's; single quotes and a $$ survive make.
+make -s -C "$TOP" vm CMD='echo "scratch=$CACHE_EXT_SCRATCH" '\''two words'\'' $((6 * 7))' \
+	> "$out" 2>&1
+status=$?
+check "make vm: CMD reaches the guest's shell as written" \
+	eval '[ $status -eq 0 ] && tr -d "\r" < "$out" | grep -qx "scratch=/run/scratch two words 42"'
+check "the guest's reboot line is not printed" \
+	eval '! grep -q "reboot: Restarting system" "$out"'
+
+"$TOP/scripts/vm.sh" -t 60 -- sh -c 'exit 3' > "$out" 2>&1
+status=$?
+check "vm.sh: the command's exit status" eval '[ $status -eq 3 ]'
+
+VM_QEMU_ARGS="-no-such-qemu-option" "$TOP/scripts/vm.sh" -t 60 -- true > "$out" 2>&1
+status=$?
+check "vm.sh: a qemu that cannot start is said to be qemu's failure (125)" \
+	eval '[ $status -eq 125 ] && grep -q "^vm.sh: qemu failed (exit 1, accel=tcg)" "$out" &&
+	      grep -q "^vm.sh: qemu: .*no-such-qemu-option" "$out"'
+
+echo "# $((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
