@@ -35,7 +35,6 @@ void CACHE_EXT_OP(misuse_added, struct folio *folio, struct mem_cgroup *memcg)
 	if (__sync_val_compare_and_swap(&claimed, 0, 1))
 		return;
 
-	results[R_CREATE_OUTSIDE_INIT] = bpf_cache_ext_list_create(memcg);
 	results[R_ADD] = bpf_cache_ext_list_add(memcg, 0, folio, CACHE_EXT_TAIL);
 	results[R_ADD_AGAIN] = bpf_cache_ext_list_add(memcg, 0, folio,
 						      CACHE_EXT_TAIL);

@@ -7,7 +7,6 @@ enum {
 	R_MAX_LISTS,		/* CACHE_EXT_MAX_LISTS */
 	R_CREATE_LAST,		/* last list: its id */
 	R_CREATE_TOO_MANY,	/* one more: -ENOSPC */
-	R_CREATE_OUTSIDE_INIT,	/* from folio_added: -EINVAL */
 	R_ADD,			/* 0 */
 	R_ADD_AGAIN,		/* -EEXIST */
 	R_ADD_BAD_LIST,		/* -EINVAL */

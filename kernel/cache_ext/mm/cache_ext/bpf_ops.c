@@ -178,16 +178,55 @@ BTF_KFUNCS_END(cache_ext_kfunc_ids)
 
 BTF_ID_LIST_SINGLE(cache_ext_ops_type_ids, struct, cache_ext_ops)
 
+/* Kfuncs with a meaning in one callback only; sorted by the build. */
+BTF_SET_START(cache_ext_init_only_ids)
+BTF_ID(func, bpf_cache_ext_list_create)
+BTF_SET_END(cache_ext_init_only_ids)
+
+BTF_SET_START(cache_ext_evict_only_ids)
+BTF_ID(func, bpf_cache_ext_propose)
+BTF_ID(func, bpf_cache_ext_propose_scored)
+BTF_ID(func, bpf_cache_ext_propose_list)
+BTF_SET_END(cache_ext_evict_only_ids)
+
+/*
+ * Offset in struct cache_ext_ops of the callback @prog implements (its
+ * member index is its expected_attach_type), or -1.
+ */
+static int prog_member_offset(const struct bpf_prog *prog)
+{
+	const struct btf *btf = prog->aux->attach_btf;
+	const struct btf_type *t;
+
+	if (!btf)
+		return -1;
+	t = btf_type_by_id(btf, prog->aux->attach_btf_id);
+	if (!t || prog->expected_attach_type >= btf_type_vlen(t))
+		return -1;
+	return __btf_member_bit_offset(t, &btf_type_member(t)[prog->expected_attach_type]) / 8;
+}
+
 /*
  * The filter sees every kfunc call of every struct_ops program: allow
- * ours only in cache_ext policies, and leave the others alone.
+ * ours only in cache_ext policies, and leave the others alone.  The
+ * kfuncs that only work in init() or in evict_folios() are refused in any
+ * other callback when the program loads, as sched_ext and bpf_tcp_ca
+ * refuse theirs; the kfuncs check their context again when called.
  */
 static int cache_ext_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
 {
 	if (!btf_id_set8_contains(&cache_ext_kfunc_ids, kfunc_id))
 		return 0;
-	return prog->aux->attach_btf_id == cache_ext_ops_type_ids[0] ?
-		0 : -EACCES;
+	if (prog->aux->attach_btf_id != cache_ext_ops_type_ids[0])
+		return -EACCES;
+	if (btf_id_set_contains(&cache_ext_init_only_ids, kfunc_id) &&
+	    prog_member_offset(prog) != offsetof(struct cache_ext_ops, init))
+		return -EACCES;
+	if (btf_id_set_contains(&cache_ext_evict_only_ids, kfunc_id) &&
+	    prog_member_offset(prog) != offsetof(struct cache_ext_ops,
+						 evict_folios))
+		return -EACCES;
+	return 0;
 }
 
 static const struct btf_kfunc_id_set cache_ext_kfunc_set = {
