@@ -285,6 +285,54 @@ TEST_F(hooks, rmdir_unbinds)
 	EXPECT_EQ(self->skel->bss->nr_exit, 1);
 }
 
+/*
+ * A cgroup created under a bound cgroup gets its own binding of the same
+ * policy, marked inherited; a write replaces it; a later change of the
+ * parent leaves it alone.
+ */
+TEST_F(hooks, child_inherits_policy)
+{
+	char *child = cg_name(self->cg, "child");
+	char sel[PATH_MAX], buf[64];
+	uint64_t child_id;
+	int i;
+
+	ASSERT_NE(child, NULL);
+	ASSERT_EQ(cg_write(self->cg, "cgroup.subtree_control", "+memory"), 0);
+	ASSERT_EQ(cg_create(child), 0);
+	child_id = cgroup_id_of(child);
+	EXPECT_EQ(self->skel->bss->nr_init, 2);
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", child);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "count_events (inherited)\n");
+
+	/* Its own binding: its events are its own. */
+	ASSERT_EQ(cg_run(child, read_file, self->file), 0);
+	EXPECT_EQ(counts_for(self->skel, child_id, self->file).added, NR_PAGES);
+	EXPECT_EQ(counts_for(self->skel, self->cg_id, self->file).added, 0);
+
+	/* The parent's policy changes: the child keeps what it inherited. */
+	snprintf(buf, sizeof(buf), "%s/memory.cache_ext", self->cg);
+	ASSERT_EQ(write_str(buf, "default"), 0);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "count_events (inherited)\n");
+
+	/* Written in the child, the same name is set there, not inherited. */
+	ASSERT_EQ(write_str(sel, "count_events"), 0);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "count_events\n");
+	ASSERT_EQ(write_str(sel, "default"), 0);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "default\n");
+
+	/* Both bindings ended: exit() ran for each. */
+	for (i = 0; i < 200 && self->skel->bss->nr_exit < 2; i++)
+		usleep(10000);
+	EXPECT_EQ(self->skel->bss->nr_exit, 2);
+	EXPECT_EQ(cg_destroy(child), 0);
+	free(child);
+}
+
 /* Binding needs an existing cgroup with its own memory controller. */
 TEST(bad_cgroups_rejected)
 {

@@ -373,6 +373,7 @@ void __cache_ext_folio_accessed(struct folio *folio);
 void __cache_ext_folio_removed(struct folio *folio);
 void __cache_ext_folio_read(struct folio *folio);
 void __cache_ext_folio_migrated(struct folio *old, struct folio *new);
+void cache_ext_memcg_online(struct mem_cgroup *memcg);
 void cache_ext_memcg_offline(struct mem_cgroup *memcg);
 int cache_ext_memcg_show(struct seq_file *m, void *v);
 ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
@@ -436,6 +437,7 @@ static inline void cache_ext_folio_removed(struct folio *folio) { }
 static inline void cache_ext_folio_read(struct folio *folio) { }
 static inline void cache_ext_folio_migrated(struct folio *old,
 					    struct folio *new) { }
+static inline void cache_ext_memcg_online(struct mem_cgroup *memcg) { }
 static inline void cache_ext_memcg_offline(struct mem_cgroup *memcg) { }
 static inline bool cache_ext_enabled(void)
 {

@@ -670,7 +670,12 @@ int cache_ext_memcg_show(struct seq_file *m, void *v)
 
 	mutex_lock(&cache_ext_mutex);
 	binding = memcg_binding_locked(memcg);
-	seq_printf(m, "%s\n", binding ? binding->ops->name : "default");
+	if (!binding)
+		seq_puts(m, "default\n");
+	else if (binding->inherited)
+		seq_printf(m, "%s (inherited)\n", binding->ops->name);
+	else
+		seq_printf(m, "%s\n", binding->ops->name);
 	mutex_unlock(&cache_ext_mutex);
 	return 0;
 }
@@ -683,22 +688,69 @@ int cache_ext_memcg_show(struct seq_file *m, void *v)
  * @off: unused
  *
  * Return: @nbytes, or the error of cache_ext_bind(); binding a cgroup
- * that has a policy already is -EBUSY: write "default" first.
+ * that has a policy set already is -EBUSY: write "default" first.  An
+ * inherited policy (cache_ext_memcg_online()) is replaced.
  */
 ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
 			      size_t nbytes, loff_t off)
 {
 	struct mem_cgroup *memcg = mem_cgroup_from_css(of_css(of));
+	struct cache_ext_policy *policy;
+	struct cache_ext_binding *b;
 	int ret = 0;
 
 	buf = strstrip(buf);
 	mutex_lock(&cache_ext_mutex);
-	if (!strcmp(buf, "default"))
+	b = memcg_binding_locked(memcg);
+	if (!strcmp(buf, "default")) {
 		unbind_memcg(memcg);
-	else
+	} else if (b && b->inherited && !strcmp(b->ops->name, buf)) {
+		/* The inherited policy, now set here. */
+		b->inherited = false;
+	} else {
+		/* A policy set here replaces an inherited one. */
+		policy = policy_find_by_name(buf);
+		if (b && b->inherited && policy &&
+		    !atomic_read(&policy->eject_reason))
+			unbind_memcg(memcg);
 		ret = bind_by_name(buf, memcg);
+	}
 	mutex_unlock(&cache_ext_mutex);
 	return ret ?: nbytes;
+}
+
+/**
+ * cache_ext_memcg_online - give a new cgroup its parent's policy
+ * @memcg: the memory cgroup coming online; cgroup_mutex is held
+ *
+ * A cgroup created under a cgroup with a policy gets its own binding of
+ * the same policy, marked inherited (memory.cache_ext reads "NAME
+ * (inherited)").  It is inherited once, at creation: a later change of the
+ * parent's policy leaves existing children alone, and a write to the
+ * child's memory.cache_ext replaces what it inherited.  If the policy's
+ * init() refuses the new cgroup, the cgroup keeps the kernel's LRU and the
+ * policy is not ejected for it.
+ */
+void cache_ext_memcg_online(struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *parent = parent_mem_cgroup(memcg);
+	struct cache_ext_binding *pb;
+	int ret;
+
+	if (!parent)
+		return;
+	mutex_lock(&cache_ext_mutex);
+	pb = memcg_binding_locked(parent);
+	if (pb && !atomic_read(&pb->policy->eject_reason)) {
+		ret = bind_memcg(pb->policy, memcg, false);
+		if (ret)
+			pr_info("cgroup %llu does not inherit policy %s: %d\n",
+				cgroup_id(memcg->css.cgroup), pb->ops->name,
+				ret);
+		else
+			memcg_binding_locked(memcg)->inherited = true;
+	}
+	mutex_unlock(&cache_ext_mutex);
 }
 
 /**

@@ -216,6 +216,8 @@ enum cache_ext_timed {
  * @policy_node: entry in &cache_ext_policy.bindings
  * @hash_node: entry in the table that validates memcg pointers from BPF
  * @state: an &enum cache_ext_binding_state
+ * @inherited: bound because the cgroup was created under a cgroup with
+ *	this policy, not by a write of its own (cache_ext_memcg_online())
  * @tracks: the policy is told about folios (it has folio_added(),
  *	folio_accessed(), folio_removed() or admit_folio()) or has the kernel
  *	list them (%CACHE_EXT_OPS_ADD_TO_LIST), so the registry tracks them;
@@ -247,6 +249,7 @@ struct cache_ext_binding {
 	struct list_head policy_node;
 	struct hlist_node hash_node;
 	int state;
+	bool inherited;
 	bool tracks;
 	spinlock_t lock;	/* see @lock above */
 	struct cache_ext_registry registry;
