@@ -57,7 +57,7 @@ help:
 	@echo 'make kselftest  the kselftests only, in the VM'
 	@echo 'make check-debug  the tests on a KASAN + lockdep kernel'
 	@echo 'make patches    the upstream series into build/series, checkpatch --strict'
-	@echo 'make vm CMD=".."  run a command in the VM;  make vm-shell: interactive'
+	@echo 'make vm CMD=".."  run a command in the VM (CMD as written; KVM=1 for KVM);  make vm-shell: interactive'
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
 	@echo 'make bench-concurrency  1-8 readers in one cgroup: decision time, ejections'
 	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
