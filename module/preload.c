@@ -52,12 +52,7 @@ MODULE_PARM_DESC(helper,
  */
 void cache_ext_ctl_preload(void)
 {
-	static char *envp[] = {
-		"HOME=/",
-		"PATH=/sbin:/bin:/usr/sbin:/usr/bin",
-		NULL
-	};
-	char *argv[PRELOAD_MAX + 3], *names, *p, *name;
+	char *argv[PRELOAD_MAX + 3], *envp[3], *names, *p, *name;
 	int argc = 0, ret;
 
 	if (!preload || !*preload)
@@ -67,11 +62,14 @@ void cache_ext_ctl_preload(void)
 			helper ? helper : "(null)");
 		return;
 	}
+	/* The allocator reports a failure; the module loads without them. */
 	names = kstrdup(preload, GFP_KERNEL);
-	if (!names) {
-		pr_warn("no memory to preload policies\n");
+	if (!names)
 		return;
-	}
+	/* The environment request_module() gives modprobe. */
+	envp[0] = "HOME=/";
+	envp[1] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
+	envp[2] = NULL;
 	argv[argc++] = helper;
 	argv[argc++] = "preload";
 	for (p = names; (name = strsep(&p, ",")) && argc < PRELOAD_MAX + 2;)
