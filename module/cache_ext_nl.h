@@ -32,6 +32,7 @@ enum cache_ext_nl_attr {
 	CACHE_EXT_A_EVENT,		/* u32, enum cache_ext_nl_event */
 	CACHE_EXT_A_STATS,		/* nest of CACHE_EXT_A_STAT_* (u64) */
 	CACHE_EXT_A_PAD,
+	CACHE_EXT_A_EJECT_MSG,		/* string: what an ejected policy did */
 	__CACHE_EXT_A_MAX,
 };
 

@@ -234,7 +234,8 @@ void cache_ext_ctl_nl_event(unsigned long type, const struct cache_ext_event *ev
 			      CACHE_EXT_A_PAD) ||
 	    nla_put_u32(skb, CACHE_EXT_A_EJECT_REASON, ev->reason) ||
 	    nla_put_string(skb, CACHE_EXT_A_EJECT_REASON_STR,
-			   cache_ext_eject_reason_str(ev->reason))) {
+			   cache_ext_eject_reason_str(ev->reason)) ||
+	    (ev->msg && nla_put_string(skb, CACHE_EXT_A_EJECT_MSG, ev->msg))) {
 		nlmsg_free(skb);
 		return;
 	}

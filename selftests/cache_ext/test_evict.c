@@ -294,7 +294,7 @@ static struct bpf_link *attach_fifo_when_free(FIXTURE_DATA(evict) *self,
  */
 static void run_hostile(struct __test_metadata *_metadata,
 			FIXTURE_DATA(evict) *self, const char *name,
-			const char *reason)
+			const char *reason, const char *why)
 {
 	struct bpf_link *link, *fifo_link;
 	struct hostile *skel;
@@ -315,6 +315,12 @@ static void run_hostile(struct __test_metadata *_metadata,
 	/* The ejection unbinds from a work item: wait for the cgroup. */
 	fifo_link = attach_fifo_when_free(self, &fifo);
 	EXPECT_NE(fifo_link, NULL);
+	/* exit() was told why, in words, and so was the log. */
+	EXPECT_EQ(skel->bss->nr_exits, 1);
+	EXPECT_NE(skel->bss->exit_reason, 0);
+	EXPECT_NE(strstr(skel->bss->exit_msg, why), NULL)
+		TH_LOG("exit() was told '%s'; want '%s'", skel->bss->exit_msg, why);
+	EXPECT_EQ(kmsg_contains(skel->bss->exit_msg), 1);
 	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
 
 	bpf_link__destroy(fifo_link);
@@ -327,19 +333,22 @@ static void run_hostile(struct __test_metadata *_metadata,
 TEST_F(evict, eject_too_many)
 {
 	run_hostile(_metadata, self, "hostile_many",
-		    "(more candidates than requested)");
+		    "(more candidates than requested)",
+		    "evict_folios() proposed ");
 }
 
 TEST_F(evict, eject_duplicates)
 {
-	run_hostile(_metadata, self, "hostile_dup", "(duplicate candidates)");
+	run_hostile(_metadata, self, "hostile_dup", "(duplicate candidates)",
+		    "bad candidates in a second in cgroup");
 }
 
 TEST_F(evict, eject_timeout)
 {
 	ASSERT_EQ(set_core_param("evict_budget_ms", 50), 0);
 	run_hostile(_metadata, self, "hostile_spin",
-		    "(evict_folios() over its time budget)");
+		    "(evict_folios() over its time budget)",
+		    "evict_folios() took ");
 }
 
 /* init() failing refuses the binding with its error; nothing stays bound. */

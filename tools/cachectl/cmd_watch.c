@@ -137,6 +137,9 @@ static int print_event(const struct nl_msg *msg, void *data)
 		printf(" reason=%s",
 		       mnl_attr_get_str(tb[CACHE_EXT_A_EJECT_REASON_STR]));
 	printf("\n");
+	/* What the policy did, on a line of its own. */
+	if (ev == CACHE_EXT_EV_EJECTED && tb[CACHE_EXT_A_EJECT_MSG])
+		printf("  why: %s\n", mnl_attr_get_str(tb[CACHE_EXT_A_EJECT_MSG]));
 	fflush(stdout);
 	if (c->left > 0 && !--c->left)
 		return 1;

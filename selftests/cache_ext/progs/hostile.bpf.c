@@ -21,6 +21,19 @@ __u64 nr_evict_calls, nr_rejected, nr_spins, nr_removed;
 int late_propose_ret;
 __u32 late_yields;
 
+/* What exit() was told, for the ejection tests. */
+__u32 exit_reason;
+char exit_msg[sizeof(((struct cache_ext_exit_info *)0)->msg)];
+__u32 nr_exits;
+
+void CACHE_EXT_OP(record_exit, struct mem_cgroup *memcg,
+		  const struct cache_ext_exit_info *info)
+{
+	exit_reason = info->reason;
+	bpf_probe_read_kernel_str(exit_msg, sizeof(exit_msg), info->msg);
+	__sync_fetch_and_add(&nr_exits, 1);
+}
+
 s32 CACHE_EXT_OP(list_init, struct mem_cgroup *memcg)
 {
 	return bpf_cache_ext_list_create(memcg) == 0 ? 0 : -EINVAL;
@@ -108,6 +121,7 @@ s32 CACHE_EXT_OP(failing_init, struct mem_cgroup *memcg)
 SEC(".struct_ops.link")
 struct cache_ext_ops hostile_many = {
 	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
 	.folio_added	= (void *)list_added,
 	.evict_folios	= (void *)too_many_evict,
 	.name		= "hostile_many",
@@ -116,6 +130,7 @@ struct cache_ext_ops hostile_many = {
 SEC(".struct_ops.link")
 struct cache_ext_ops hostile_dup = {
 	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
 	.folio_added	= (void *)list_added,
 	.evict_folios	= (void *)dup_evict,
 	.name		= "hostile_dup",
@@ -124,6 +139,7 @@ struct cache_ext_ops hostile_dup = {
 SEC(".struct_ops.link")
 struct cache_ext_ops hostile_spin = {
 	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
 	.folio_added	= (void *)list_added,
 	.evict_folios	= (void *)spin_evict,
 	.name		= "hostile_spin",

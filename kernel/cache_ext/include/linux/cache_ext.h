@@ -126,6 +126,21 @@ struct cache_ext_admit_ctx {
 	u32 nr_pages;
 };
 
+#define CACHE_EXT_EXIT_MSG_LEN	128
+
+/**
+ * struct cache_ext_exit_info - why a binding ended, for &cache_ext_ops.exit
+ * @reason: the policy's ejection reason, or %CACHE_EXT_EJECT_NONE if the
+ *	binding ended without one (unbound, unregistered, cgroup removed)
+ * @msg: for an ejection, what the policy did, in words: the callback and
+ *	how long it ran, how many candidates it proposed for how many asked,
+ *	the error init() returned; empty otherwise
+ */
+struct cache_ext_exit_info {
+	enum cache_ext_eject_reason reason;
+	char msg[CACHE_EXT_EXIT_MSG_LEN];
+};
+
 /**
  * struct cache_ext_ops - a page cache eviction policy
  *
@@ -150,9 +165,12 @@ struct cache_ext_ops {
 	 * unregistered, cgroup removed, or policy ejected).
 	 *
 	 * Called once per successful @init, after the last folio callback
-	 * for @memcg has returned, in process context; may sleep.
+	 * for @memcg has returned, in process context; may sleep.  @info
+	 * says whether the policy was ejected, why, and what it did (a
+	 * policy that has no use for it may leave the argument out).
 	 */
-	void (*exit)(struct mem_cgroup *memcg);
+	void (*exit)(struct mem_cgroup *memcg,
+		     const struct cache_ext_exit_info *info);
 
 	/**
 	 * @evict_folios: reclaim needs @ctx->nr_requested folios of @memcg.
@@ -314,11 +332,14 @@ enum cache_ext_event_type {
  * @policy: the policy's name
  * @cgroup_id: the cgroup, for BOUND and UNBOUND; 0 otherwise
  * @reason: the reason, for EJECTED
+ * @msg: for EJECTED, what the policy did (&cache_ext_exit_info.msg);
+ *	NULL otherwise
  */
 struct cache_ext_event {
 	const char *policy;
 	u64 cgroup_id;
 	enum cache_ext_eject_reason reason;
+	const char *msg;
 };
 
 /* Callbacks of cache_ext_walk_policies() and cache_ext_walk_bindings(). */

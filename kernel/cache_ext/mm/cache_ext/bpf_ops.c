@@ -101,7 +101,8 @@ static s32 cache_ext_init_stub(struct mem_cgroup *memcg)
 	return 0;
 }
 
-static void cache_ext_exit_stub(struct mem_cgroup *memcg)
+static void cache_ext_exit_stub(struct mem_cgroup *memcg,
+				const struct cache_ext_exit_info *info)
 {
 }
 

@@ -88,9 +88,18 @@ static int call_init(struct cache_ext_binding *b)
 /* exit() of @b, likewise. */
 static void call_exit(struct cache_ext_binding *b)
 {
+	struct cache_ext_exit_info *info;
+	int reason = atomic_read(&b->policy->eject_reason);
+
+	/* Too big for the stack of a call chain that may be deep already. */
+	info = kzalloc(sizeof(*info), GFP_KERNEL | __GFP_NOFAIL);
+	info->reason = reason;
+	if (reason)
+		strscpy(info->msg, b->policy->eject_msg, sizeof(info->msg));
 	set_sleeping(b, current);
-	b->ops->exit(b->memcg);
+	b->ops->exit(b->memcg, info);
 	set_sleeping(NULL, NULL);
+	kfree(info);
 }
 
 /* Registered, unregistered, bound, unbound, ejected: for cache_ext_ctl. */
@@ -106,6 +115,7 @@ static void notify(enum cache_ext_event_type type, const char *policy,
 		.cgroup_id = cgroup_id,
 		.reason = reason,
 	};
+
 
 	blocking_notifier_call_chain(&cache_ext_notifier, type, &ev);
 }
@@ -266,7 +276,9 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 			cache_ext_registry_destroy(binding);
 			if (eject_on_init_failure)
 				cache_ext_eject(policy,
-						CACHE_EXT_EJECT_INIT_FAILED);
+						CACHE_EXT_EJECT_INIT_FAILED,
+						"init() returned %d for cgroup %llu",
+						ret, cgroup_id(memcg->css.cgroup));
 			ret = ret > 0 ? -EINVAL : ret;
 			goto out_put;
 		}
@@ -466,10 +478,15 @@ static void eject_workfn(struct work_struct *work)
 {
 	struct cache_ext_policy *policy =
 		container_of(work, struct cache_ext_policy, eject_work);
+	struct cache_ext_event ev = {
+		.policy = policy->ops->name,
+		.reason = atomic_read(&policy->eject_reason),
+		.msg = policy->eject_msg,
+	};
 
 	mutex_lock(&cache_ext_mutex);
-	notify(CACHE_EXT_EVENT_EJECTED, policy->ops->name, 0,
-	       atomic_read(&policy->eject_reason));
+	blocking_notifier_call_chain(&cache_ext_notifier,
+				     CACHE_EXT_EVENT_EJECTED, &ev);
 	unbind_policy(policy);
 	mutex_unlock(&cache_ext_mutex);
 }
@@ -478,19 +495,27 @@ static void eject_workfn(struct work_struct *work)
  * cache_ext_eject - eject a misbehaving policy from all its bindings
  * @policy: the policy
  * @reason: why; the first reason given sticks
+ * @fmt: printf format of what the policy did, for the log, user space and
+ *	the policy's exit() (&cache_ext_exit_info.msg)
  *
  * May be called from any context, reclaim included.  The hooks and
  * reclaim stop using the policy at once; its bindings are torn down from
  * a work item, after which the cgroups use the kernel's LRU again.
  */
 void cache_ext_eject(struct cache_ext_policy *policy,
-		     enum cache_ext_eject_reason reason)
+		     enum cache_ext_eject_reason reason, const char *fmt, ...)
 {
+	va_list args;
+
 	if (atomic_cmpxchg(&policy->eject_reason, CACHE_EXT_EJECT_NONE,
 			   reason) != CACHE_EXT_EJECT_NONE)
 		return;
-	pr_warn("policy %s ejected: %s; its cgroups go back to the kernel's LRU, and it binds no cgroup until it is registered again (cachectl attach --replace)\n",
-		policy->ops->name, cache_ext_eject_reason_str(reason));
+	va_start(args, fmt);
+	vscnprintf(policy->eject_msg, sizeof(policy->eject_msg), fmt, args);
+	va_end(args);
+	pr_warn("policy %s ejected: %s (%s); its cgroups go back to the kernel's LRU, and it binds no cgroup until it is registered again (cachectl attach --replace)\n",
+		policy->ops->name, cache_ext_eject_reason_str(reason),
+		policy->eject_msg);
 	trace_cache_ext_eject(policy->ops->name, reason,
 			      cache_ext_eject_reason_str(reason));
 	queue_work(system_unbound_wq, &policy->eject_work);
@@ -526,7 +551,23 @@ void cache_ext_note_error(struct cache_ext_binding *binding,
 	spin_unlock_irqrestore(&binding->lock, flags);
 
 	if (over)
-		cache_ext_eject(binding->policy, reason);
+		cache_ext_eject(binding->policy, reason,
+				"more than %d bad candidates in a second in cgroup %llu",
+				CACHE_EXT_ERROR_BUDGET,
+				cgroup_id(binding->memcg->css.cgroup));
+}
+
+static const char *timed_name(enum cache_ext_timed cb)
+{
+	static const char *const names[CACHE_EXT_NR_TIMED] = {
+		[CACHE_EXT_T_EVICT]	= "evict_folios()",
+		[CACHE_EXT_T_ADDED]	= "folio_added()",
+		[CACHE_EXT_T_ACCESSED]	= "folio_accessed()",
+		[CACHE_EXT_T_REMOVED]	= "folio_removed()",
+		[CACHE_EXT_T_ADMIT]	= "admit_folio()",
+	};
+
+	return names[cb];
 }
 
 /**
@@ -562,7 +603,12 @@ void cache_ext_note_time(struct cache_ext_binding *binding,
 	if (atomic_inc_return(overruns) >= CACHE_EXT_OVERRUN_LIMIT)
 		cache_ext_eject(binding->policy, cb == CACHE_EXT_T_EVICT ?
 				CACHE_EXT_EJECT_TIMEOUT :
-				CACHE_EXT_EJECT_EVENT_TIMEOUT);
+				CACHE_EXT_EJECT_EVENT_TIMEOUT,
+				"%s took %llu us, over its %llu us budget, %d times in a row in cgroup %llu",
+				timed_name(cb), took / NSEC_PER_USEC,
+				READ_ONCE(cache_ext_budget(cb)->ns) / NSEC_PER_USEC,
+				CACHE_EXT_OVERRUN_LIMIT,
+				cgroup_id(binding->memcg->css.cgroup));
 }
 
 /* Resolve a cgroup id to the memcg of that very cgroup, with a css ref. */
@@ -925,7 +971,9 @@ int cache_ext_kill(const char *name)
 	else if (atomic_read(&policy->eject_reason))
 		ret = -EALREADY;
 	else
-		cache_ext_eject(policy, CACHE_EXT_EJECT_KILLED);
+		cache_ext_eject(policy, CACHE_EXT_EJECT_KILLED,
+				"killed by %s (pid %d)", current->comm,
+				task_pid_nr(current));
 	mutex_unlock(&cache_ext_mutex);
 	return ret;
 }

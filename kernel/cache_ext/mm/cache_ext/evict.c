@@ -508,7 +508,10 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	rc->nr_sampled = call.sampled;
 
 	if (req.violation)
-		cache_ext_eject(b->policy, req.violation);
+		cache_ext_eject(b->policy, req.violation,
+				"evict_folios() proposed %u folios, %u asked for, in cgroup %llu",
+				req.proposed, req.ctx.nr_requested,
+				cgroup_id(memcg->css.cgroup));
 
 	rc->nr_requested = req.ctx.nr_requested;
 	rc->nr_proposed = req.ctx.nr_proposed;

@@ -23,6 +23,8 @@
  * @bindings: the policy's bindings, linked by &cache_ext_binding.policy_node
  * @eject_reason: an &enum cache_ext_eject_reason; set once, by cmpxchg
  * @eject_work: unbinds an ejected policy from process context
+ * @eject_msg: what the policy did to be ejected, written once by the
+ *	caller that set @eject_reason, before it queues @eject_work
  *
  * Lifetime: allocated by cache_ext_policy_register(), freed by
  * cache_ext_policy_unregister() once (1) it is off the list, so that
@@ -37,6 +39,7 @@ struct cache_ext_policy {
 	struct list_head bindings;
 	atomic_t eject_reason;
 	struct work_struct eject_work;
+	char eject_msg[CACHE_EXT_EXIT_MSG_LEN];
 };
 
 /**
@@ -473,8 +476,9 @@ bool cache_ext_call_over_budget(struct cache_ext_call *call);
 struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg);
 struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
 						    unsigned long memcg);
+__printf(3, 4)
 void cache_ext_eject(struct cache_ext_policy *policy,
-		     enum cache_ext_eject_reason reason);
+		     enum cache_ext_eject_reason reason, const char *fmt, ...);
 void cache_ext_note_error(struct cache_ext_binding *binding,
 			  enum cache_ext_eject_reason reason);
 
