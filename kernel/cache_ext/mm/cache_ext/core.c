@@ -116,7 +116,6 @@ static void notify(enum cache_ext_event_type type, const char *policy,
 		.reason = reason,
 	};
 
-
 	blocking_notifier_call_chain(&cache_ext_notifier, type, &ev);
 }
 
