@@ -10,6 +10,10 @@
 
 set -uo pipefail
 
+# The whole script is one block, read before any of it runs: editing the
+# file while a long run uses it cannot change what that run does.
+{
+
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 timeout=$1
 shift
@@ -69,3 +73,5 @@ fi
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $status
+exit
+}

@@ -27,6 +27,10 @@
 # EVAL_ARGS adds options of bench/eval/eval (e.g. "-w e,f" for a subset
 # of the YCSB workloads).
 set -euo pipefail
+
+# The whole script is one block, read before any of it runs: editing the
+# file while a long run uses it cannot change what that run does.
+{
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 
 die() { echo "eval: $*" >&2; exit 1; }
@@ -156,3 +160,5 @@ done
 	-T "cache_ext evaluation, $SCALE scale, $(date -u +%F), commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 	"${csvs[@]}"
 [ "$status" -eq 0 ] || die "some runs failed (VM exit status $status); see $console"
+exit
+}

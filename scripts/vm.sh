@@ -23,6 +23,10 @@
 
 set -euo pipefail
 
+# The whole script is one block, read before any of it runs: editing the
+# file while a long run uses it cannot change what that run does.
+{
+
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 VMDIR=$TOP/build/vm
 KERNEL=${KERNEL:-$TOP/build/kbuild/arch/x86/boot/bzImage}
@@ -130,3 +134,5 @@ fi
 cat "$RUN/qemu.err" >&2
 echo "vm.sh: the guest stopped without reporting an exit status (kernel panic or crash? see the console above)" >&2
 exit 125
+exit
+}
