@@ -137,7 +137,7 @@ static int print_policy(const struct nl_msg *msg, void *data)
 		snprintf(state, sizeof(state), "active");
 	snprintf(pin, sizeof(pin), "%s/%s", CTL_PIN_DIR, name);
 	/* The state last: an ejection's reason can be long. */
-	printf("%-16s %7u  %-28s %s\n", name,
+	printf("%-16s %7u  %-36s %s\n", name,
 	       msg->tb[CACHE_EXT_A_NR_BINDINGS] ?
 	       mnl_attr_get_u32(msg->tb[CACHE_EXT_A_NR_BINDINGS]) : 0,
 	       access(pin, F_OK) ? "-" : pin, state);
@@ -169,7 +169,7 @@ int cmd_list(int argc, char **argv)
 	}
 	if (open_family(&nl))
 		return EXIT_FAIL;
-	printf("%-16s %7s  %-28s %s\n", "POLICY", "CGROUPS", "PIN", "STATE");
+	printf("%-16s %7s  %-36s %s\n", "POLICY", "CGROUPS", "PIN", "STATE");
 	ret = nl_dump(&nl, CACHE_EXT_CMD_POLICY_GET, print_policy,
 		      &nr_policies);
 	if (!ret) {
