@@ -441,6 +441,13 @@ static u32 isolate_candidates(struct lruvec *lruvec,
 		    !folio_test_clear_lru(folio))
 			continue;
 		lruvec_del_folio(lruvec, folio);
+		/*
+		 * The policy chose it: reclaim it as an inactive folio, as
+		 * shrink_folio_list() expects (shrink_active_list() would
+		 * have deactivated it; MGLRU's lruvec_del_folio() marks a
+		 * folio of a young generation active).
+		 */
+		folio_clear_active(folio);
 		list_add(&folio->lru, &rc->folios);
 		rc->nr_taken += folio_nr_pages(folio);
 		held[i] = NULL;
