@@ -279,6 +279,31 @@ static __always_inline u32 *reg_data(const struct cache_ext_registry *reg, u32 i
 	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
 }
 
+/*
+ * Make @prev and @next, the neighbours node @idx is to have on its ring,
+ * point at it; @idx's own links are the caller's.  Caller holds the
+ * binding's lock.
+ */
+static __always_inline void node_link_neighbours(struct cache_ext_registry *reg,
+						 u32 idx, u32 prev, u32 next)
+{
+	reg_node(reg, prev)->next = idx;
+	reg_node(reg, next)->prev = idx;
+}
+
+/*
+ * Make the neighbours of node @idx point past it; @idx's own links are
+ * left as they are.  Caller holds the binding's lock.
+ */
+static __always_inline void node_unlink_neighbours(struct cache_ext_registry *reg,
+						   u32 idx)
+{
+	struct cache_ext_node *node = reg_node(reg, idx);
+
+	reg_node(reg, node->prev)->next = node->next;
+	reg_node(reg, node->next)->prev = node->prev;
+}
+
 static __always_inline u64 node_pfn(const struct cache_ext_node *node)
 {
 	return node->pfn_lo | (u64)node->pfn_hi << 36;

@@ -36,13 +36,11 @@ static __always_inline void node_insert_before(struct cache_ext_registry *reg,
 					       u32 idx, u32 at)
 {
 	struct cache_ext_node *node = reg_node(reg, idx);
-	struct cache_ext_node *next = reg_node(reg, at);
-	u32 prev = next->prev;
+	u32 prev = reg_node(reg, at)->prev;
 
 	node->next = at;
 	node->prev = prev;
-	reg_node(reg, prev)->next = idx;
-	next->prev = idx;
+	node_link_neighbours(reg, idx, prev, at);
 }
 
 /* Take node @idx out of its ring.  Caller holds b->lock. */
@@ -51,8 +49,7 @@ static __always_inline void node_remove(struct cache_ext_registry *reg,
 {
 	struct cache_ext_node *node = reg_node(reg, idx);
 
-	reg_node(reg, node->prev)->next = node->next;
-	reg_node(reg, node->next)->prev = node->prev;
+	node_unlink_neighbours(reg, idx);
 	node->next = idx;
 	node->prev = idx;
 }

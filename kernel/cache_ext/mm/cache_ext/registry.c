@@ -368,8 +368,7 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 		.hnext = *bucket,
 	};
 	if (list) {
-		reg_node(reg, prev)->next = idx;
-		reg_node(reg, next)->prev = idx;
+		node_link_neighbours(reg, idx, prev, next);
 		binding->lists[0].nr++;
 	}
 	*bucket = idx;
@@ -389,8 +388,7 @@ static __always_inline void node_release(struct cache_ext_binding *b, u32 idx)
 	u32 list = node->list;
 
 	if (list) {
-		reg_node(reg, node->prev)->next = node->next;
-		reg_node(reg, node->next)->prev = node->prev;
+		node_unlink_neighbours(reg, idx);
 		b->lists[list - 1].nr--;
 	}
 	/* One store per word, as in cache_ext_registry_add(). */
