@@ -88,18 +88,15 @@ static int call_init(struct cache_ext_binding *b)
 /* exit() of @b, likewise. */
 static void call_exit(struct cache_ext_binding *b)
 {
-	struct cache_ext_exit_info *info;
-	int reason = atomic_read(&b->policy->eject_reason);
+	struct cache_ext_exit_info info = {
+		.reason = atomic_read(&b->policy->eject_reason),
+	};
 
-	/* Too big for the stack of a call chain that may be deep already. */
-	info = kzalloc(sizeof(*info), GFP_KERNEL | __GFP_NOFAIL);
-	info->reason = reason;
-	if (reason)
-		strscpy(info->msg, b->policy->eject_msg, sizeof(info->msg));
+	if (info.reason)
+		strscpy(info.msg, b->policy->eject_msg, sizeof(info.msg));
 	set_sleeping(b, current);
-	b->ops->exit(b->memcg, info);
+	b->ops->exit(b->memcg, &info);
 	set_sleeping(NULL, NULL);
-	kfree(info);
 }
 
 /* Registered, unregistered, bound, unbound, ejected: for cache_ext_ctl. */
@@ -108,12 +105,14 @@ static BLOCKING_NOTIFIER_HEAD(cache_ext_notifier);
 EXPORT_TRACEPOINT_SYMBOL_GPL(cache_ext_evict);
 
 static void notify(enum cache_ext_event_type type, const char *policy,
-		   u64 cgroup_id, enum cache_ext_eject_reason reason)
+		   u64 cgroup_id, enum cache_ext_eject_reason reason,
+		   const char *msg)
 {
 	struct cache_ext_event ev = {
 		.policy = policy,
 		.cgroup_id = cgroup_id,
 		.reason = reason,
+		.msg = msg,
 	};
 
 	blocking_notifier_call_chain(&cache_ext_notifier, type, &ev);
@@ -289,7 +288,7 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	WRITE_ONCE(binding->state, CACHE_EXT_BINDING_ACTIVE);
 	trace_cache_ext_bind(policy->ops->name, cgroup_id(memcg->css.cgroup));
 	notify(CACHE_EXT_EVENT_BOUND, policy->ops->name,
-	       cgroup_id(memcg->css.cgroup), CACHE_EXT_EJECT_NONE);
+	       cgroup_id(memcg->css.cgroup), CACHE_EXT_EJECT_NONE, NULL);
 	return 0;
 
 out_put:
@@ -342,7 +341,7 @@ static void destroy_bindings(struct list_head *dead)
 				       tracked, bytes, registry_live());
 		notify(CACHE_EXT_EVENT_UNBOUND, binding->ops->name,
 		       cgroup_id(binding->memcg->css.cgroup),
-		       CACHE_EXT_EJECT_NONE);
+		       CACHE_EXT_EJECT_NONE, NULL);
 		static_branch_dec(&cache_ext_bound);
 		css_put(&binding->memcg->css);
 		list_del(&binding->policy_node);
@@ -477,15 +476,10 @@ static void eject_workfn(struct work_struct *work)
 {
 	struct cache_ext_policy *policy =
 		container_of(work, struct cache_ext_policy, eject_work);
-	struct cache_ext_event ev = {
-		.policy = policy->ops->name,
-		.reason = atomic_read(&policy->eject_reason),
-		.msg = policy->eject_msg,
-	};
 
 	mutex_lock(&cache_ext_mutex);
-	blocking_notifier_call_chain(&cache_ext_notifier,
-				     CACHE_EXT_EVENT_EJECTED, &ev);
+	notify(CACHE_EXT_EVENT_EJECTED, policy->ops->name, 0,
+	       atomic_read(&policy->eject_reason), policy->eject_msg);
 	unbind_policy(policy);
 	mutex_unlock(&cache_ext_mutex);
 }
@@ -663,7 +657,6 @@ static void unbind_memcg(struct mem_cgroup *memcg)
 	destroy_bindings(&dead);
 }
 
-/* Bind the policy called @name to @memcg; see cache_ext_bind(). */
 /* Log the names a write to memory.cache_ext may use, after a wrong one. */
 static void log_unknown_name(const char *name)
 {
@@ -680,8 +673,15 @@ static void log_unknown_name(const char *name)
 			    CACHE_EXT_NAME_LEN, name, n ? names : " none");
 }
 
-static int bind_by_name(const char *name, struct mem_cgroup *memcg)
+/*
+ * Bind the policy called @name to @memcg; see cache_ext_bind().  With
+ * @replace_inherited, a binding @memcg inherited (cache_ext_memcg_online())
+ * gives way to it once the policy is known to be bindable.
+ */
+static int bind_by_name(const char *name, struct mem_cgroup *memcg,
+			bool replace_inherited)
 {
+	struct cache_ext_binding *b = memcg_binding_locked(memcg);
 	struct cache_ext_policy *policy;
 	int reason;
 
@@ -698,6 +698,8 @@ static int bind_by_name(const char *name, struct mem_cgroup *memcg)
 				    name, cache_ext_eject_reason_str(reason));
 		return -ESHUTDOWN;
 	}
+	if (replace_inherited && b && b->inherited)
+		unbind_memcg(memcg);
 	return bind_memcg(policy, memcg, true);
 }
 
@@ -740,7 +742,6 @@ ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
 			      size_t nbytes, loff_t off)
 {
 	struct mem_cgroup *memcg = mem_cgroup_from_css(of_css(of));
-	struct cache_ext_policy *policy;
 	struct cache_ext_binding *b;
 	int ret = 0;
 
@@ -754,11 +755,7 @@ ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
 		b->inherited = false;
 	} else {
 		/* A policy set here replaces an inherited one. */
-		policy = policy_find_by_name(buf);
-		if (b && b->inherited && policy &&
-		    !atomic_read(&policy->eject_reason))
-			unbind_memcg(memcg);
-		ret = bind_by_name(buf, memcg);
+		ret = bind_by_name(buf, memcg, true);
 	}
 	mutex_unlock(&cache_ext_mutex);
 	return ret ?: nbytes;
@@ -845,14 +842,15 @@ int cache_ext_policy_register(struct cache_ext_ops *ops)
 	}
 	/* Registered, then bound: the events come in that order. */
 	list_add_tail(&policy->node, &cache_ext_policies);
-	notify(CACHE_EXT_EVENT_REGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE);
+	notify(CACHE_EXT_EVENT_REGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE,
+	       NULL);
 	if (ops->cgroup_id) {
 		ret = bind_cgroup_id(policy, ops->cgroup_id, false);
 		if (ret) {
 			/* Never bound, never ejected: nothing else to wait for. */
 			list_del(&policy->node);
 			notify(CACHE_EXT_EVENT_UNREGISTERED, ops->name, 0,
-			       CACHE_EXT_EJECT_NONE);
+			       CACHE_EXT_EJECT_NONE, NULL);
 			goto out_free;
 		}
 	}
@@ -892,7 +890,8 @@ void cache_ext_policy_unregister(struct cache_ext_ops *ops)
 	flush_work(&policy->eject_work);
 
 	mutex_lock(&cache_ext_mutex);
-	notify(CACHE_EXT_EVENT_UNREGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE);
+	notify(CACHE_EXT_EVENT_UNREGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE,
+	       NULL);
 	mutex_unlock(&cache_ext_mutex);
 	kfree(policy);
 }
@@ -922,7 +921,7 @@ int cache_ext_bind(const char *name, u64 cgroup_id)
 		return PTR_ERR(memcg);
 
 	mutex_lock(&cache_ext_mutex);
-	ret = bind_by_name(name, memcg);
+	ret = bind_by_name(name, memcg, false);
 	mutex_unlock(&cache_ext_mutex);
 	css_put(&memcg->css);
 	return ret;
