@@ -231,16 +231,11 @@ static int apply_sets(struct bpf_object *obj, struct attach_args *a)
 static void policy_state(const char *name, char *state, size_t len)
 {
 	char path[PATH_MAX];
-	FILE *f;
 
 	snprintf(path, sizeof(path), CTL_SYSFS "/policies/%s/state", name);
-	state[0] = '\0';
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(state, len, f))
-		state[strcspn(state, "\n")] = '\0';
-	fclose(f);
+	if (read_text(path, state, len) < 0)
+		state[0] = '\0';
+	state[strcspn(state, "\n")] = '\0';
 }
 
 /* Unregisters the policy pinned at CTL_PIN_DIR/@name and unpins it. */

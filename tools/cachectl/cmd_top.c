@@ -62,10 +62,8 @@ static int collect(const struct nl_msg *msg, void *data)
 		 msg->tb[CACHE_EXT_A_POLICY] ?
 		 mnl_attr_get_str(msg->tb[CACHE_EXT_A_POLICY]) : "?");
 	effect_of(msg, &r->e);
-	r->reclaimed = msg->stats[CACHE_EXT_A_STAT_RECLAIMED] ?
-		mnl_attr_get_u64(msg->stats[CACHE_EXT_A_STAT_RECLAIMED]) : 0;
-	r->tracked = msg->stats[CACHE_EXT_A_STAT_TRACKED] ?
-		mnl_attr_get_u64(msg->stats[CACHE_EXT_A_STAT_TRACKED]) : 0;
+	r->reclaimed = nl_stat_u64(msg, CACHE_EXT_A_STAT_RECLAIMED);
+	r->tracked = nl_stat_u64(msg, CACHE_EXT_A_STAT_TRACKED);
 	return 0;
 }
 

@@ -256,16 +256,16 @@ const char *nl_stat_name(unsigned int stat)
 	return stat < sizeof(names) / sizeof(names[0]) ? names[stat] : NULL;
 }
 
-static uint64_t stat_u64(const struct nl_msg *msg, unsigned int stat)
+uint64_t nl_stat_u64(const struct nl_msg *msg, unsigned int stat)
 {
 	return msg->stats[stat] ? mnl_attr_get_u64(msg->stats[stat]) : 0;
 }
 
 void effect_of(const struct nl_msg *msg, struct effect *e)
 {
-	e->accesses = stat_u64(msg, CACHE_EXT_A_STAT_ACCESSES);
-	e->misses = stat_u64(msg, CACHE_EXT_A_STAT_MISSES);
-	e->refaults = stat_u64(msg, CACHE_EXT_A_STAT_REFAULTS);
+	e->accesses = nl_stat_u64(msg, CACHE_EXT_A_STAT_ACCESSES);
+	e->misses = nl_stat_u64(msg, CACHE_EXT_A_STAT_MISSES);
+	e->refaults = nl_stat_u64(msg, CACHE_EXT_A_STAT_REFAULTS);
 }
 
 uint64_t effect_hits(const struct effect *e)

@@ -38,6 +38,9 @@ struct effect {
 	uint64_t refaults;
 };
 
+/* Counter @stat (CACHE_EXT_A_STAT_*) of a binding message, 0 if absent. */
+uint64_t nl_stat_u64(const struct nl_msg *msg, unsigned int stat);
+
 void effect_of(const struct nl_msg *msg, struct effect *e);
 uint64_t effect_hits(const struct effect *e);
 
