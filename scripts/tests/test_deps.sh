@@ -9,10 +9,12 @@
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/tests/tap.sh
+. "$TOP/scripts/tests/tap.sh"
+# shellcheck disable=SC2016 # expanded by check()
+TAP_SHOW='"$FAKE/out" "$FAKE/calls"'
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-n=0
-failed=0
 
 # A tree with deps.sh and a kernel/BASE of its own, and fake tools first
 # on PATH: dpkg-query answers from $WORK/installed ("pkg version" lines),
@@ -67,26 +69,12 @@ run() {
 	echo $? > "$FAKE/status"
 }
 
-check() {
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $name"
-	else
-		echo "not ok $n $name"
-		sed 's/^/# /' "$FAKE/out" "$FAKE/calls"
-		failed=$((failed + 1))
-	fi
-}
-
 status_is() { [ "$(cat "$FAKE/status")" = "$1" ]; }
 calls_has() { grep -qF -- "$1" "$FAKE/calls"; }
 no_calls() { [ ! -s "$FAKE/calls" ]; }
 says() { grep -qF -- "$1" "$FAKE/out"; }
 
-echo "TAP version 13"
-echo "1..7"
+tap_plan 7
 
 run current 6.12.117-1~deb12u1 "6.12.120-1~deb12u1 6.12.117-1~deb12u1"
 check "everything installed at the tested version: nothing to do" \
@@ -117,5 +105,4 @@ run user_other 6.12.111-1~deb12u1 "6.12.117-1~deb12u1" 1000
 check "not root, another source version: goes on, says so" \
 	eval 'status_is 0 && no_calls && says "tested on 6.12.117-1~deb12u1"'
 
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+tap_done

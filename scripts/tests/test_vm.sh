@@ -11,26 +11,14 @@
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-n=0
-failed=0
+# shellcheck source=scripts/tests/tap.sh
+. "$TOP/scripts/tests/tap.sh"
+# shellcheck disable=SC2016 # expanded by check()
+TAP_SHOW='"$out"'
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
-check() {
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $name"
-	else
-		echo "not ok $n $name"
-		sed 's/^/# /' "$out"
-		failed=$((failed + 1))
-	fi
-}
-
-echo "TAP version 13"
-echo "1..4"
+tap_plan 4
 
 # $CACHE_EXT_SCRATCH is the guest's; single quotes and a $$ survive make.
 make -s -C "$TOP" vm CMD='echo "scratch=$CACHE_EXT_SCRATCH" '\''two words'\'' $((6 * 7))' \
@@ -51,5 +39,4 @@ check "vm.sh: a qemu that cannot start is said to be qemu's failure (125)" \
 	eval '[ $status -eq 125 ] && grep -q "^vm.sh: qemu failed (exit 1, accel=tcg)" "$out" &&
 	      grep -q "^vm.sh: qemu: .*no-such-qemu-option" "$out"'
 
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+tap_done
