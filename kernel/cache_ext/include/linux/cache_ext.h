@@ -259,7 +259,7 @@ struct cache_ext_ops {
  * @accepted: candidates the kernel took for reclaim
  * @rejected: candidates it could not take (busy, gone, unevictable)
  * @reclaimed: pages reclaimed from the accepted candidates
- * @fallback: pages the kernel's own LRU reclaimed from the cgroup
+ * @fallback: file pages the kernel's own LRU reclaimed from the cgroup
  * @errors: invalid, foreign or duplicate candidates
  * @untracked: folios that could not be registered (no memory)
  * @not_admitted: folios dropped after a read because admit_folio() said no
@@ -482,6 +482,7 @@ static inline bool cache_ext_enabled(void)
 {
 	return false;
 }
+
 static inline bool cache_ext_begin_reclaim(struct lruvec *lruvec,
 					   unsigned long nr,
 					   cache_ext_isolate_t isolate,
@@ -490,9 +491,11 @@ static inline bool cache_ext_begin_reclaim(struct lruvec *lruvec,
 {
 	return false;
 }
+
 static inline void cache_ext_end_reclaim(struct lruvec *lruvec,
 					 struct cache_ext_reclaim *rc,
 					 unsigned long nr_reclaimed) { }
+
 static inline void cache_ext_note_fallback(struct lruvec *lruvec,
 					   unsigned long nr_reclaimed) { }
 

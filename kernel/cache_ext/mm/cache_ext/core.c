@@ -1240,7 +1240,7 @@ void __cache_ext_folio_removed(struct folio *folio)
 	struct cache_ext_binding *binding;
 	struct cache_ext_call call;
 	bool tracked;
-	u32 data;
+	u32 data = 0;
 
 	/* The i_pages lock is held with interrupts off. */
 	lockdep_assert_irqs_disabled();
@@ -1250,7 +1250,9 @@ void __cache_ext_folio_removed(struct folio *folio)
 		goto out;
 
 	spin_lock(&binding->lock);
-	tracked = cache_ext_registry_remove(binding, folio, &data);
+	tracked = cache_ext_registry_remove(binding, folio,
+					    binding->ops->folio_removed ?
+					    &data : NULL);
 	spin_unlock(&binding->lock);
 
 	if (tracked && binding->ops->folio_removed &&

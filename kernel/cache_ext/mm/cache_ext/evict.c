@@ -391,10 +391,10 @@ __bpf_kfunc_end_defs();
 
 /*
  * Take a reference on each candidate, unless it changed since it was
- * proposed: freed, moved to another cgroup or node, truncated, or no
- * longer a file folio on an evictable LRU.  What is left is handed to
- * reclaim's @isolate; the references of the folios it did not isolate
- * are dropped here.
+ * proposed: freed, truncated, or no longer a file folio on an evictable
+ * LRU (one that moved to another cgroup or node is for @isolate to
+ * find).  What is left is handed to reclaim's @isolate; the references of
+ * the folios it did not isolate are dropped here.
  *
  * Returns the pages @isolate took; the other candidates are counted as
  * rejected.
@@ -416,9 +416,9 @@ static unsigned long hand_over_candidates(struct lruvec *lruvec,
 			rejected++;
 			continue;
 		}
+		/* Reclaim's isolation checks the lruvec, under its lock. */
 		if (folio_test_anon(folio) || folio_test_swapbacked(folio) ||
 		    !READ_ONCE(folio->mapping) ||
-		    folio_lruvec(folio) != lruvec ||
 		    folio_test_unevictable(folio)) {
 			folio_put(folio);
 			rejected++;
@@ -544,11 +544,12 @@ void cache_ext_end_reclaim(struct lruvec *lruvec, struct cache_ext_reclaim *rc,
 }
 
 /**
- * cache_ext_note_fallback - account pages the kernel's LRU reclaimed
+ * cache_ext_note_fallback - account file pages the kernel's LRU reclaimed
  * @lruvec: the lruvec reclaimed
- * @nr_reclaimed: pages reclaimed by the kernel's own policy
+ * @nr_reclaimed: file pages reclaimed by the kernel's own policy
  *
- * Called by reclaim for every lruvec; counts only for bound cgroups.
+ * Called by reclaim for every batch of file folios it took from its own
+ * LRU; counts only for bound cgroups.
  */
 void cache_ext_note_fallback(struct lruvec *lruvec, unsigned long nr_reclaimed)
 {
