@@ -514,10 +514,12 @@ TEST_F(evict, dirty_data_survives)
 
 /*
  * Writing more than memory.max while the policy is bound: the head of the
- * FIFO is dirty for a while, the core declines those candidates, the
+ * FIFO is dirty for a while, reclaim declines those candidates, the
  * flushers are woken and the LRU makes up the rest.  Regression test: the
  * policy's clean candidates once hid the dirty ones from MGLRU's flusher
- * wake-up, and the writer was OOM-killed within milliseconds.
+ * wake-up, and the writer was OOM-killed within milliseconds; later, the
+ * LRU pass after a batch of the policy's that freed nothing asked the
+ * policy again, and the writer was OOM-killed within seconds.
  */
 #define BURST_MIB	40
 

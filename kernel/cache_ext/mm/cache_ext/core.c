@@ -11,7 +11,8 @@
  * Lock order: cgroup_mutex (cgroup file writes, css_offline) ->
  * cache_ext_mutex -> cpus_read_lock (static_branch_inc/dec); the mapping's
  * i_pages lock -> &cache_ext_binding.lock; &cache_ext_binding.evict_lock ->
- * &cache_ext_binding.lock, and -> the lruvec's lru_lock (evict.c).  The
+ * &cache_ext_binding.lock, and -> the lruvec's lru_lock (taken by vmscan's
+ * cache_ext_isolate_t, which cache_ext_begin_reclaim() calls).  The
  * notifier chain is called with cache_ext_mutex held.
  *
  * Lifetime of a policy (struct cache_ext_policy):
