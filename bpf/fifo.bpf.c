@@ -27,10 +27,12 @@ void CACHE_EXT_OP(fifo_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
 	/*
-	 * Look a little past the request: folios being written cannot be
-	 * freed now and stay at the head until they are clean.
+	 * Look a batch past the request: folios being written cannot be
+	 * freed now and stay at the head until they are clean (the classic
+	 * LRU may ask for a single folio).
 	 */
-	cache_ext_propose_from(req, memcg, FIFO_LIST, 2 * req->nr_requested);
+	cache_ext_propose_from(req, memcg, FIFO_LIST,
+			       req->nr_requested + CACHE_EXT_MAX_BATCH);
 }
 
 SEC(".struct_ops.link")

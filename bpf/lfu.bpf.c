@@ -6,11 +6,15 @@
  * out of FIFO or LRU: scanned folios are used once, hot ones many times.
  * Each folio's access count is its per-folio state (4 bytes in the
  * kernel's registry, no map).  On eviction the policy
- * scores a sample of sample_per_candidate folios per requested candidate
- * (20 x 32 = 640 by default, as in the cache_ext paper) from the head of
- * its list with bpf_cache_ext_propose_scored(); the kernel keeps the
- * lowest counts.  The sampled folios are rotated to the tail, so the next
- * sample looks at folios not seen for the longest time.
+ * scores a sample of sample_per_candidate folios per candidate of a full
+ * batch (20 x 32 = 640 by default, as in the cache_ext paper) from the
+ * head of its list with bpf_cache_ext_propose_scored(); the kernel keeps
+ * the lowest counts of as many as it asked for.  The sampled folios are
+ * rotated to the tail, so the next sample looks at folios not seen for
+ * the longest time.  The sample does not shrink with the request: the
+ * classic LRU asks for a folio or two at its gentlest reclaim priorities,
+ * and a sample of 20 from the head of a list that starts with a hot file
+ * would be all hot.
  *
  * Knobs: sample_per_candidate (1..64), max_count (saturation; counts never
  * age, as in plain LFU).
@@ -52,7 +56,7 @@ void CACHE_EXT_OP(lfu_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
 	cache_ext_score_by_count(req, memcg, LFU_LIST,
-				 sample_per_candidate * req->nr_requested);
+				 sample_per_candidate * CACHE_EXT_MAX_BATCH);
 }
 
 SEC(".struct_ops.link")

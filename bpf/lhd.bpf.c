@@ -14,9 +14,10 @@
  * (expected hits over expected remaining lifetime), decays the histograms
  * (EWMA, 7/8), and re-chooses the age tick so that a full turnover of the
  * cache spans about a quarter of the age range.  Eviction samples
- * sample_per_candidate folios per requested candidate from the head of
- * the list, scores each with its density and lets the kernel evict the
- * lowest (batch scoring); sampled folios rotate to the tail.
+ * sample_per_candidate folios per candidate of a full batch (as lfu: the
+ * classic LRU may ask for a single folio) from the head of the list,
+ * scores each with its density and lets the kernel evict the lowest
+ * (batch scoring); sampled folios rotate to the tail.
  *
  * A folio's state is its 4 bytes of per-folio state: its class (hits,
  * saturated at 3) and the low 30 bits of the clock at its last access,
@@ -244,7 +245,7 @@ void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
 	s64 size = bpf_cache_ext_list_size(memcg, LHD_LIST);
-	u32 sample = sample_per_candidate * req->nr_requested, seen = 0;
+	u32 sample = sample_per_candidate * CACHE_EXT_MAX_BATCH, seen = 0;
 	struct folio *folio;
 
 	if (!cg)

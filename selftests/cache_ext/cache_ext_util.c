@@ -240,6 +240,22 @@ long trace_count(const char *first, ...)
 	return count;
 }
 
+long trace_sum(const char *event, const char *field)
+{
+	char line[1024], *p;
+	long sum = 0;
+	FILE *f;
+
+	f = fopen(TRACEFS "/trace", "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, event) && (p = strstr(line, field)))
+			sum += strtol(p + strlen(field), NULL, 10);
+	fclose(f);
+	return sum;
+}
+
 int trace_unbind_registry(const char *policy, long *tracked, long *bytes)
 {
 	char line[1024], event[64], *p;

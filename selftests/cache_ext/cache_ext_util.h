@@ -79,6 +79,18 @@ int trace_start(void);
  */
 long trace_count(const char *first, ...);
 
+/* The sum of the numbers after @field in the trace's @event lines. */
+long trace_sum(const char *event, const char *field);
+
+/*
+ * Did the policy do the evicting?  Pages reclaimed from its candidates
+ * (cache_ext_evict) are most of what reclaim freed, the LRU's fallback
+ * (cache_ext_fallback) the rest.
+ */
+#define EXPECT_POLICY_EVICTED()						\
+	EXPECT_GT(trace_sum("cache_ext_evict:", " reclaimed="),		\
+		  4 * trace_sum("cache_ext_fallback:", " reclaimed=") + 256)
+
 /*
  * Ejections of @policy in the trace (trace_start() first), each printed
  * with its reason as a TAP comment.  Returns the count or -errno.

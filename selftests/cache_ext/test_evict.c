@@ -11,7 +11,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -131,7 +133,7 @@ static void expect_fifo_order(struct __test_metadata *_metadata,
 	       cached(self, 2));
 	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
 	EXPECT_GT(cached(self, 2), FILE_PAGES * 3 / 4);
-	EXPECT_GT(trace_count("cache_ext_evict:", "proposed=32", NULL), 0);
+	EXPECT_POLICY_EVICTED();
 	bpf_link__destroy(link);
 }
 
@@ -407,7 +409,7 @@ TEST_F(evict, select_through_cgroupfs)
 	/* It is really in charge: the FIFO order shows. */
 	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
 	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
-	EXPECT_GT(trace_count("cache_ext_evict:", "proposed=32", NULL), 0);
+	EXPECT_POLICY_EVICTED();
 
 	ASSERT_EQ(select_policy(self->cg, "default"), 0);
 	EXPECT_EQ(cg_read_strcmp(self->cg, "memory.cache_ext", "default\n"), 0);
@@ -512,10 +514,12 @@ TEST_F(evict, dirty_data_survives)
 
 /*
  * Writing more than memory.max while the policy is bound: the head of the
- * FIFO is dirty for a while, the core declines those candidates, the
+ * FIFO is dirty for a while, reclaim declines those candidates, the
  * flushers are woken and the LRU makes up the rest.  Regression test: the
  * policy's clean candidates once hid the dirty ones from MGLRU's flusher
- * wake-up, and the writer was OOM-killed within milliseconds.
+ * wake-up, and the writer was OOM-killed within milliseconds; later, the
+ * LRU pass after a batch of the policy's that freed nothing asked the
+ * policy again, and the writer was OOM-killed within seconds.
  */
 #define BURST_MIB	40
 
@@ -705,6 +709,275 @@ TEST_F(evict, churn_under_pressure)
 	EXPECT_EQ(trace_count("cache_ext_unbind:", NULL), 9);
 	/* Each unbind frees its binding's entries: none is left after it. */
 	EXPECT_EQ(trace_count("cache_ext_unbind:", " live=0", NULL), 9);
+}
+
+/*
+ * A swap file of @mib MiB at @path, switched on: the header mkswap(8)
+ * writes (version 1, the last page's index, the magic at the end of the
+ * first page), then swapon(2).  0 or -errno.
+ */
+static int swap_on(const char *path, int mib)
+{
+	static char page[4096];
+	uint32_t hdr[3] = { 1, (uint32_t)(mib * 256 - 1), 0 };
+	int fd, i, ret = 0;
+
+	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+	if (fd < 0)
+		return -errno;
+	memset(page, 0, sizeof(page));
+	for (i = 1; i < mib * 256 && !ret; i++)
+		if (pwrite(fd, page, sizeof(page), (off_t)i * sizeof(page)) !=
+		    sizeof(page))
+			ret = -EIO;
+	memcpy(page + 1024, hdr, sizeof(hdr));
+	memcpy(page + sizeof(page) - 10, "SWAPSPACE2", 10);
+	if (!ret && pwrite(fd, page, sizeof(page), 0) != sizeof(page))
+		ret = -EIO;
+	if (!ret && fsync(fd))
+		ret = -errno;
+	close(fd);
+	if (!ret && swapon(path, 0))
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * The file generations MGLRU has for the cgroup, from
+ * /sys/kernel/debug/lru_gen_full: its memcg id, and the oldest (a retired
+ * one is marked 'x') and the youngest sequence number.  0 or -1.
+ */
+static int lru_gen_file_seqs(const char *cg, int *id, unsigned long *min_seq,
+			     unsigned long *max_seq)
+{
+	const char *path = cg + strlen("/sys/fs/cgroup");
+	char line[256], want[PATH_MAX + 16], anon_mark, file_mark;
+	unsigned long seq, anon, file;
+	int in_memcg = 0, found = 0;
+	unsigned int age;
+	FILE *f;
+
+	f = fopen("/sys/kernel/debug/lru_gen_full", "r");
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), " %s\n", path);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "memcg ", 6)) {
+			size_t n = strlen(line), w = strlen(want);
+
+			in_memcg = n >= w && !strcmp(line + n - w, want) &&
+				   sscanf(line, "memcg %d", id) == 1;
+			continue;
+		}
+		/* A generation's line; its tiers' lines are indented more. */
+		if (!in_memcg || strspn(line, " ") >= 11 ||
+		    sscanf(line, " %lu %u %lu%c %lu%c", &seq, &age, &anon,
+			   &anon_mark, &file, &file_mark) != 6 ||
+		    file_mark == 'x')
+			continue;
+		if (!found++)
+			*min_seq = seq;
+		*max_seq = seq;
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+/*
+ * Have MGLRU age the cgroup's lruvec @n times, as its own aging does over
+ * time (forced: even if its generations are full).
+ */
+static int lru_gen_age(const char *cg, int n)
+{
+	unsigned long min_seq, max_seq;
+	char cmd[64];
+	int id;
+
+	while (n--) {
+		if (lru_gen_file_seqs(cg, &id, &min_seq, &max_seq))
+			return -1;
+		snprintf(cmd, sizeof(cmd), "+ %d 0 %lu 1 1", id, max_seq);
+		if (write_str("/sys/kernel/debug/lru_gen", cmd))
+			return -1;
+	}
+	return 0;
+}
+
+#define ANON_MIB	32
+
+struct anon_reclaim {
+	char file[PATH_MAX];
+	int lru_gen;
+	long file_before;
+	long file_after;
+	long swapped;
+	int anon_intact;
+};
+
+/*
+ * In the cgroup: fill ANON_MIB of anonymous memory, let it age, cache the
+ * file (read twice, so that the kernel sees it used), then ask for
+ * proactive reclaim of anonymous memory only, and see what is left of
+ * the file.
+ */
+static int cache_file_then_reclaim_anon(const char *cgroup, void *arg)
+{
+	struct anon_reclaim *r = arg;
+	size_t len = (size_t)ANON_MIB << 20, i;
+	char *anon;
+
+	anon = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (anon == MAP_FAILED)
+		return EXIT_FAILURE;
+	for (i = 0; i < len; i++)
+		anon[i] = (char)(i * 7 + 1);
+	/*
+	 * MGLRU evicts anon from its oldest generation, and only while it
+	 * has more than two: age it twice, as time would.
+	 */
+	if (r->lru_gen && lru_gen_age(cgroup, 2))
+		return EXIT_FAILURE;
+	if (read_and_verify(r->file) || read_and_verify(r->file))
+		return EXIT_FAILURE;
+
+	r->file_before = cached_pages(r->file);
+	/* -EAGAIN if less than asked could be reclaimed: not an error. */
+	cg_write((char *)cgroup, "memory.reclaim", "16M swappiness=200");
+	r->file_after = cached_pages(r->file);
+	r->swapped = cg_read_long((char *)cgroup, "memory.swap.current");
+
+	r->anon_intact = 1;
+	for (i = 0; i < len; i++)
+		if (anon[i] != (char)(i * 7 + 1))
+			r->anon_intact = 0;
+	return EXIT_SUCCESS;
+}
+
+static long file_pages_lost(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(evict) *self, struct anon_reclaim *r,
+			    const char *setup)
+{
+	ASSERT_EQ(drop_file_cache(r->file), 0);
+	ASSERT_EQ(cg_run(self->cg, cache_file_then_reclaim_anon, r), 0);
+	TH_LOG("%s: file pages %ld -> %ld, swap %ld KiB", setup,
+	       r->file_before, r->file_after, r->swapped >> 10);
+	EXPECT_GT(r->swapped, 0) TH_LOG("%s: no anonymous memory reclaimed", setup);
+	EXPECT_EQ(r->anon_intact, 1);
+	return r->file_before - r->file_after;
+}
+
+/*
+ * Reclaim the kernel's scan balance aims at anonymous memory only
+ * (memory.reclaim with swappiness=200) does not ask the policy for file
+ * folios: a cgroup with a policy keeps the file pages the kernel keeps
+ * without one.  Before reclaim went through vmscan's scan balance, the
+ * policy was asked for file folios whatever get_scan_count() said, and
+ * most of the 16 MiB reclaimed came out of the file.
+ */
+TEST_F(evict, anon_only_reclaim_spares_file)
+{
+	struct anon_reclaim *r;
+	char swapfile[PATH_MAX];
+	long lost_unbound, lost_fifo;
+	struct bpf_link *link;
+	struct fifo *skel;
+	int ret;
+
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(r, MAP_FAILED);
+	snprintf(r->file, sizeof(r->file), "%s", self->files[0]);
+	r->lru_gen = variant->lru_gen;
+	scratch_path(swapfile, sizeof(swapfile), "swapfile");
+	ret = swap_on(swapfile, 64);
+	if (ret == -ENOSYS || ret == -EINVAL)
+		SKIP(goto out, "no swap in this kernel (CONFIG_SWAP): %s",
+		     strerror(-ret));
+	ASSERT_EQ(ret, 0) TH_LOG("swap file: %s", strerror(-ret));
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "max"), 0);
+
+	lost_unbound = file_pages_lost(_metadata, self, r, "unbound");
+
+	skel = ATTACH(fifo, fifo, self);
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	ASSERT_NE(link, NULL);
+	lost_fifo = file_pages_lost(_metadata, self, r, "fifo");
+	bpf_link__destroy(link);
+	fifo__destroy(skel);
+
+	/* 1/16 of the file: the LRU's own choices vary a little. */
+	EXPECT_LE(lost_fifo, lost_unbound + FILE_PAGES / 16);
+	swapoff(swapfile);
+	unlink(swapfile);
+out:
+	munmap(r, sizeof(*r));
+}
+
+static int read_two(const char *cgroup, void *files)
+{
+	return read_files(files, 2) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/*
+ * Cache A and B, reclaim all of it, and see MGLRU's file generations
+ * before and after: the emptied oldest ones are retired
+ * (try_to_inc_min_seq(); logged only: other file pages of the cgroup may
+ * keep the oldest one) and aging makes new ones.
+ */
+static void age_by_reclaim(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(evict) *self, const char *setup,
+			   unsigned long *retired, unsigned long *made)
+{
+	unsigned long min0, max0, min1, max1;
+	int id;
+
+	ASSERT_EQ(drop_file_cache(self->files[0]), 0);
+	ASSERT_EQ(drop_file_cache(self->files[1]), 0);
+	ASSERT_EQ(cg_run(self->cg, read_two, self->files), 0);
+	ASSERT_EQ(lru_gen_file_seqs(self->cg, &id, &min0, &max0), 0);
+	/* More than is cached: -EAGAIN, once everything is gone. */
+	cg_write(self->cg, "memory.reclaim", "64M");
+	ASSERT_EQ(lru_gen_file_seqs(self->cg, &id, &min1, &max1), 0);
+	TH_LOG("%s: file generations %lu-%lu -> %lu-%lu, A+B cached %ld",
+	       setup, min0, max0, min1, max1,
+	       cached(self, 0) + cached(self, 1));
+	*retired = min1 - min0;
+	*made = max1 - max0;
+}
+
+/*
+ * With a policy choosing the evictions, MGLRU's generations still age as
+ * they do without one.  Before reclaim went through evict_folios(), a
+ * policy that supplied the folios kept the lruvec's generations where
+ * they were: the emptied oldest generation was never retired, so aging
+ * never had to make a new one.
+ */
+TEST_F(evict, generations_age_under_policy)
+{
+	unsigned long retired, made, retired_fifo, made_fifo;
+	struct bpf_link *link;
+	struct fifo *skel;
+
+	if (!variant->lru_gen)
+		SKIP(return, "the active/inactive LRU has no generations");
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "max"), 0);
+	age_by_reclaim(_metadata, self, "unbound", &retired, &made);
+	/* What the test relies on: MGLRU alone ages here. */
+	EXPECT_GT(made, 0);
+
+	skel = ATTACH(fifo, fifo, self);
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	ASSERT_NE(link, NULL);
+	age_by_reclaim(_metadata, self, "fifo", &retired_fifo, &made_fifo);
+	/* The policy did the evicting. */
+	EXPECT_GT(trace_count("cache_ext_evict:", "accepted=32", NULL), 0);
+	EXPECT_GT(made_fifo, 0);
+
+	bpf_link__destroy(link);
+	fifo__destroy(skel);
 }
 
 TEST_HARNESS_MAIN

@@ -259,7 +259,7 @@ struct cache_ext_ops {
  * @accepted: candidates the kernel took for reclaim
  * @rejected: candidates it could not take (busy, gone, unevictable)
  * @reclaimed: pages reclaimed from the accepted candidates
- * @fallback: pages the kernel's own LRU reclaimed from the cgroup
+ * @fallback: file pages the kernel's own LRU reclaimed from the cgroup
  * @errors: invalid, foreign or duplicate candidates
  * @untracked: folios that could not be registered (no memory)
  * @not_admitted: folios dropped after a read because admit_folio() said no
@@ -349,8 +349,47 @@ typedef int (*cache_ext_binding_fn)(const struct cache_ext_binding_info *info,
 				    void *data);
 
 struct kernfs_open_file;
+struct lruvec;
 struct notifier_block;
 struct seq_file;
+
+/**
+ * typedef cache_ext_isolate_t - reclaim's isolation of a policy's candidates
+ * @lruvec: the lruvec being reclaimed
+ * @folios: the candidates, each a file folio of @lruvec's cgroup that the
+ *	policy chose and cache_ext validated, with a reference held.  The
+ *	function sets the slot of every folio it isolates to NULL: that
+ *	reference becomes the one an isolated folio carries.
+ * @nr: number of @folios
+ * @arg: the caller's, from cache_ext_begin_reclaim()
+ *
+ * Called by cache_ext_begin_reclaim() while no other reclaimer of the
+ * binding can ask its policy, so that concurrent reclaimers do not get
+ * the same candidates; it may take the lruvec's lru_lock.
+ *
+ * Return: the number of pages isolated.
+ */
+typedef unsigned long (*cache_ext_isolate_t)(struct lruvec *lruvec,
+					     struct folio **folios,
+					     unsigned int nr, void *arg);
+
+/**
+ * struct cache_ext_reclaim - one round of policy-driven reclaim
+ * @nr_taken: pages the isolation function took
+ * @nr_requested: folios the policy was asked for
+ * @nr_proposed: candidates it proposed
+ * @duration_ns: time the policy took to decide
+ * @nr_sampled: folios the list iterator yielded to the policy meanwhile
+ *
+ * Filled by cache_ext_begin_reclaim() for mm/vmscan.c.
+ */
+struct cache_ext_reclaim {
+	unsigned long nr_taken;
+	u32 nr_requested;
+	u32 nr_proposed;
+	u64 duration_ns;
+	u32 nr_sampled;
+};
 
 #ifdef CONFIG_CACHE_EXT
 
@@ -367,28 +406,6 @@ const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason);
 int cache_ext_register_notifier(struct notifier_block *nb);
 int cache_ext_unregister_notifier(struct notifier_block *nb);
 
-struct lruvec;
-
-/**
- * struct cache_ext_reclaim - one round of policy-driven reclaim
- * @folios: the candidates, isolated from the LRU for the caller to reclaim
- * @nr_taken: pages on @folios
- * @nr_requested: folios the policy was asked for
- * @nr_proposed: candidates it proposed
- * @duration_ns: time the policy took to decide
- * @nr_sampled: folios the list iterator yielded to the policy meanwhile
- *
- * Filled by cache_ext_begin_reclaim() for mm/vmscan.c.
- */
-struct cache_ext_reclaim {
-	struct list_head folios;
-	unsigned int nr_taken;
-	u32 nr_requested;
-	u32 nr_proposed;
-	u64 duration_ns;
-	u32 nr_sampled;
-};
-
 void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault);
 void __cache_ext_folio_accessed(struct folio *folio);
 void __cache_ext_folio_removed(struct folio *folio);
@@ -400,6 +417,7 @@ int cache_ext_memcg_show(struct seq_file *m, void *v);
 ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
 			      size_t nbytes, loff_t off);
 bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
+			     cache_ext_isolate_t isolate, void *arg,
 			     struct cache_ext_reclaim *rc);
 void cache_ext_end_reclaim(struct lruvec *lruvec, struct cache_ext_reclaim *rc,
 			   unsigned long nr_reclaimed);
@@ -464,6 +482,22 @@ static inline bool cache_ext_enabled(void)
 {
 	return false;
 }
+
+static inline bool cache_ext_begin_reclaim(struct lruvec *lruvec,
+					   unsigned long nr,
+					   cache_ext_isolate_t isolate,
+					   void *arg,
+					   struct cache_ext_reclaim *rc)
+{
+	return false;
+}
+
+static inline void cache_ext_end_reclaim(struct lruvec *lruvec,
+					 struct cache_ext_reclaim *rc,
+					 unsigned long nr_reclaimed) { }
+
+static inline void cache_ext_note_fallback(struct lruvec *lruvec,
+					   unsigned long nr_reclaimed) { }
 
 #endif /* CONFIG_CACHE_EXT */
 

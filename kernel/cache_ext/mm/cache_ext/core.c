@@ -11,7 +11,8 @@
  * Lock order: cgroup_mutex (cgroup file writes, css_offline) ->
  * cache_ext_mutex -> cpus_read_lock (static_branch_inc/dec); the mapping's
  * i_pages lock -> &cache_ext_binding.lock; &cache_ext_binding.evict_lock ->
- * &cache_ext_binding.lock, and -> the lruvec's lru_lock (evict.c).  The
+ * &cache_ext_binding.lock, and -> the lruvec's lru_lock (taken by vmscan's
+ * cache_ext_isolate_t, which cache_ext_begin_reclaim() calls).  The
  * notifier chain is called with cache_ext_mutex held.
  *
  * Lifetime of a policy (struct cache_ext_policy):
@@ -1240,7 +1241,7 @@ void __cache_ext_folio_removed(struct folio *folio)
 	struct cache_ext_binding *binding;
 	struct cache_ext_call call;
 	bool tracked;
-	u32 data;
+	u32 data = 0;
 
 	/* The i_pages lock is held with interrupts off. */
 	lockdep_assert_irqs_disabled();
@@ -1250,7 +1251,9 @@ void __cache_ext_folio_removed(struct folio *folio)
 		goto out;
 
 	spin_lock(&binding->lock);
-	tracked = cache_ext_registry_remove(binding, folio, &data);
+	tracked = cache_ext_registry_remove(binding, folio,
+					    binding->ops->folio_removed ?
+					    &data : NULL);
 	spin_unlock(&binding->lock);
 
 	if (tracked && binding->ops->folio_removed &&

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cache_ext eviction: reclaim asks the bound policy for candidates, the
- * kernel validates and isolates them and reclaims them with the caller's
- * scan_control (mm/vmscan.c); whatever the policy does not supply is left
- * to the kernel's own LRU.
+ * kernel validates them and hands them to reclaim, which isolates,
+ * reclaims and accounts them as it does the folios of its own LRU scan
+ * (mm/vmscan.c); whatever the policy does not supply is left to the
+ * kernel's own LRU.
  *
  * A policy proposes candidates from evict_folios() in one of two modes:
  * plain, up to the requested count, or scored, where the kernel keeps the
@@ -24,7 +25,6 @@
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/swap.h>
-#include <linux/writeback.h>
 
 #include <trace/events/cache_ext.h>
 
@@ -90,24 +90,27 @@ enum propose_mode {
  * @binding: the binding asked
  * @mode: an &enum propose_mode, set by the first proposal
  * @violation: a reason to eject the policy once it returns, or 0
- * @folios: the candidates kept so far, @ctx.nr_proposed of them
- * @scores: their scores in scored mode
  * @worst: in scored mode, once @folios is full, the slot of the highest
  *	score: the one a lower score replaces
  * @proposed: proposals so far, added to the binding's stats at the end
  * @slots: in plain mode, an open-addressed set of the candidates: slot
  *	hash(folio) or the next ones hold their index in @folios + 1
+ * @folios: the candidates kept so far, @ctx.nr_proposed of them
+ * @scores: their scores in scored mode
+ *
+ * Everything up to @folios starts zeroed; @folios and @scores are
+ * written before they are read.
  */
 struct cache_ext_evict_req {
 	struct cache_ext_eviction_ctx ctx;
 	struct cache_ext_binding *binding;
 	enum propose_mode mode;
 	enum cache_ext_eject_reason violation;
-	struct folio *folios[CACHE_EXT_MAX_BATCH];
-	s64 scores[CACHE_EXT_MAX_BATCH];
 	u32 worst;
 	u32 proposed;
 	u8 slots[2 * CACHE_EXT_MAX_BATCH];
+	struct folio *folios[CACHE_EXT_MAX_BATCH];
+	s64 scores[CACHE_EXT_MAX_BATCH];
 };
 
 /*
@@ -387,29 +390,24 @@ find_worst:
 __bpf_kfunc_end_defs();
 
 /*
- * Take a reference on each candidate and isolate it from the LRU, unless
- * it changed since it was proposed: freed, moved to another cgroup or
- * node, truncated, or already isolated by someone else.  Mapped and
- * locked folios are isolated as any reclaim would, and
- * shrink_folio_list() gives them the usual treatment.  Dirty and
- * writeback folios are declined and left to the flushers, as MGLRU does:
- * isolating them only to put them back would spend the caller's scan
- * budget on folios that cannot be freed, and a policy that keeps
- * proposing them (a FIFO whose head is being written) would starve
- * reclaim into an OOM kill.  The isolation itself is done under one hold
- * of the lruvec's lock, as isolate_lru_folios() does; the reference taken
- * first is the one an isolated folio carries.
+ * Take a reference on each candidate, unless it changed since it was
+ * proposed: freed, truncated, or no longer a file folio on an evictable
+ * LRU (one that moved to another cgroup or node is for @isolate to
+ * find).  What is left is handed to reclaim's @isolate; the references of
+ * the folios it did not isolate are dropped here.
  *
- * Returns the number of candidates declined for being dirty; the others
- * not isolated are counted as rejected.
+ * Returns the pages @isolate took; the other candidates are counted as
+ * rejected.
  */
-static u32 isolate_candidates(struct lruvec *lruvec,
-			      struct cache_ext_evict_req *req,
-			      struct cache_ext_reclaim *rc)
+static unsigned long hand_over_candidates(struct lruvec *lruvec,
+					  struct cache_ext_evict_req *req,
+					  cache_ext_isolate_t isolate,
+					  void *arg)
 {
 	/* The candidates held go to the front of @req->folios. */
 	struct folio **held = req->folios;
-	u32 i, n = 0, nr_dirty = 0, rejected = 0;
+	u32 i, n = 0, rejected = 0;
+	unsigned long taken;
 
 	for (i = 0; i < req->ctx.nr_proposed; i++) {
 		struct folio *folio = req->folios[i];
@@ -418,74 +416,61 @@ static u32 isolate_candidates(struct lruvec *lruvec,
 			rejected++;
 			continue;
 		}
+		/* Reclaim's isolation checks the lruvec, under its lock. */
 		if (folio_test_anon(folio) || folio_test_swapbacked(folio) ||
 		    !READ_ONCE(folio->mapping) ||
-		    folio_lruvec(folio) != lruvec ||
 		    folio_test_unevictable(folio)) {
+			folio_put(folio);
 			rejected++;
-		} else if (folio_test_dirty(folio) ||
-			   folio_test_writeback(folio)) {
-			nr_dirty++;
-		} else {
-			held[n++] = folio;
 			continue;
 		}
-		folio_put(folio);
+		held[n++] = folio;
 	}
 
-	spin_lock_irq(&lruvec->lru_lock);
-	for (i = 0; i < n; i++) {
-		struct folio *folio = held[i];
+	taken = n ? isolate(lruvec, held, n, arg) : 0;
 
-		if (folio_lruvec(folio) != lruvec ||
-		    !folio_test_clear_lru(folio))
-			continue;
-		lruvec_del_folio(lruvec, folio);
-		/*
-		 * The policy chose it: reclaim it as an inactive folio, as
-		 * shrink_folio_list() expects (shrink_active_list() would
-		 * have deactivated it; MGLRU's lruvec_del_folio() marks a
-		 * folio of a young generation active).
-		 */
-		folio_clear_active(folio);
-		list_add(&folio->lru, &rc->folios);
-		rc->nr_taken += folio_nr_pages(folio);
-		held[i] = NULL;
-	}
-	spin_unlock_irq(&lruvec->lru_lock);
-
-	/* Outside the lock: a put may free the folio. */
+	/* Outside the lru_lock: a put may free the folio. */
 	for (i = 0; i < n; i++) {
 		if (held[i]) {
 			folio_put(held[i]);
 			rejected++;
 		}
 	}
-	atomic_long_add(rejected + nr_dirty, &req->binding->stats.rejected);
-	return nr_dirty;
+	atomic_long_add(rejected, &req->binding->stats.rejected);
+	return taken;
 }
 
 /**
- * cache_ext_begin_reclaim - ask the bound policy for candidates
+ * cache_ext_begin_reclaim - have reclaim isolate what the bound policy picks
  * @lruvec: the lruvec being reclaimed
- * @nr: pages reclaim is after; the policy is asked for up to
+ * @nr: folios reclaim is after; the policy is asked for up to
  *	%CACHE_EXT_MAX_BATCH of them
- * @rc: receives the isolated candidates and the request's numbers
+ * @isolate: reclaim's isolation, given the validated candidates
+ * @arg: passed to @isolate
+ * @rc: receives the round's numbers
+ *
+ * Runs the policy's evict_folios(), validates the candidates it proposed
+ * against the binding's registry and hands them, with a reference held,
+ * to @isolate.  The caller (mm/vmscan.c) isolates, reclaims, puts back
+ * and accounts them as it does the folios of its own LRU scan.
+ *
+ * Context: process context, no locks held; the caller drained the LRU
+ * add batches, so new folios are on the LRU.  Takes the binding's
+ * evict_lock around the policy and @isolate.
  *
  * Return: true if @lruvec's cgroup has an active policy that was asked;
- * the caller then reclaims @rc->folios, puts back what is left and calls
- * cache_ext_end_reclaim().
+ * the caller then calls cache_ext_end_reclaim() once it knows how many
+ * of the @rc->nr_taken pages it reclaimed.
  */
 bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
+			     cache_ext_isolate_t isolate, void *arg,
 			     struct cache_ext_reclaim *rc)
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
-	struct cache_ext_evict_req req = {};
+	struct cache_ext_evict_req req;
 	struct cache_ext_binding *b;
 	struct cache_ext_call call;
-	u32 nr_dirty = 0;
 
-	INIT_LIST_HEAD(&rc->folios);
 	rc->nr_taken = 0;
 	if (!memcg)
 		return false;
@@ -498,14 +483,15 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 		return false;
 	}
 
+	memset(&req, 0, offsetof(struct cache_ext_evict_req, folios));
 	req.binding = b;
 	req.ctx.nr_requested = clamp_t(unsigned long, nr, 1, CACHE_EXT_MAX_BATCH);
 
 	/*
-	 * One call per binding at a time: concurrent reclaimers of the
-	 * cgroup would otherwise propose the same folios and take them from
-	 * each other.  The wait is not charged to the policy; the call and
-	 * the isolation of its candidates are done under the lock.
+	 * One call per binding at a time, up to the isolation of its
+	 * candidates: concurrent reclaimers of the cgroup would otherwise be
+	 * handed the same folios and take them from each other.  The wait is
+	 * not charged to the policy.
 	 */
 	spin_lock(&b->evict_lock);
 	cache_ext_enter(&call, b, CACHE_EXT_T_EVICT);
@@ -522,11 +508,8 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 
 	rc->nr_requested = req.ctx.nr_requested;
 	rc->nr_proposed = req.ctx.nr_proposed;
-	/* New folios wait in per-CPU batches before they reach the LRU. */
-	if (req.ctx.nr_proposed) {
-		lru_add_drain();
-		nr_dirty = isolate_candidates(lruvec, &req, rc);
-	}
+	if (req.ctx.nr_proposed)
+		rc->nr_taken = hand_over_candidates(lruvec, &req, isolate, arg);
 	spin_unlock(&b->evict_lock);
 
 	atomic_long_inc(&b->stats.evict_calls);
@@ -534,10 +517,6 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	atomic_long_add(req.ctx.nr_requested, &b->stats.requested);
 	atomic_long_add(rc->nr_taken, &b->stats.accepted);
 	rcu_read_unlock();
-
-	/* Nothing clean proposed: have the dirty candidates written. */
-	if (nr_dirty && !rc->nr_taken)
-		wakeup_flusher_threads(WB_REASON_VMSCAN);
 	return true;
 }
 
@@ -565,11 +544,12 @@ void cache_ext_end_reclaim(struct lruvec *lruvec, struct cache_ext_reclaim *rc,
 }
 
 /**
- * cache_ext_note_fallback - account pages the kernel's LRU reclaimed
+ * cache_ext_note_fallback - account file pages the kernel's LRU reclaimed
  * @lruvec: the lruvec reclaimed
- * @nr_reclaimed: pages reclaimed by the kernel's own policy
+ * @nr_reclaimed: file pages reclaimed by the kernel's own policy
  *
- * Called by reclaim for every lruvec; counts only for bound cgroups.
+ * Called by reclaim for every batch of file folios it took from its own
+ * LRU; counts only for bound cgroups.
  */
 void cache_ext_note_fallback(struct lruvec *lruvec, unsigned long nr_reclaimed)
 {

@@ -406,7 +406,7 @@ static __always_inline void node_release(struct cache_ext_binding *b, u32 idx)
  * cache_ext_registry_remove - stop tracking a folio
  * @binding: binding of the folio's cgroup, locked
  * @folio: the folio leaving the page cache
- * @data: receives the policy's u32 of the folio
+ * @data: receives the policy's u32 of the folio, unless NULL
  *
  * Takes the folio off its list, if any.
  * Return: true if the folio was tracked.
@@ -424,7 +424,8 @@ bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 			break;
 	if (!idx)
 		return false;
-	*data = *reg_data(reg, idx);
+	if (data)
+		*data = *reg_data(reg, idx);
 	chain_unlink(reg, bucket, prev, idx);
 	node_release(binding, idx);
 	maybe_resize(binding);
