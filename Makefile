@@ -59,6 +59,7 @@ help:
 	@echo 'make patches    the upstream series into build/series, checkpatch --strict'
 	@echo 'make vm CMD=".."  run a command in the VM (CMD as written; KVM=1 for KVM);  make vm-shell: interactive'
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
+	@echo 'make profile-core SETUPS="unbound fifo"  instructions per kernel function (QEMU plugin)'
 	@echo 'make bench-concurrency  1-8 readers in one cgroup: decision time, ejections'
 	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
 	@echo 'make eval       the papers'"'"' experiments on RocksDB, ripgrep, fio, a real trace (~90 min)'
@@ -352,6 +353,19 @@ bench-core: kernel module $(BENCH_OUT)/core_overhead
 	@VM_QEMU_ARGS="-icount shift=0" $(VM) -t 3600 -- \
 		env CACHE_EXT_CTL_KO=$(CTL_KO) \
 		$(BENCH_OUT)/core_overhead $(BENCH_ARGS)
+
+# Instructions per kernel function of one setup, or the difference of two:
+# make profile-core SETUPS="unbound fifo".  A developer's tool, not a test.
+SETUPS		?= unbound fifo
+$(BENCH_OUT)/libinsn_profile.so: bench/insn_profile/insn_profile.c
+	@mkdir -p $(dir $@)
+	@echo '  CC      $<'
+	@$(CC) -std=gnu11 -O2 -Wall -Werror -shared -fPIC -fvisibility=hidden -o $@ $< -lpthread
+
+.PHONY: profile-core
+profile-core: kernel $(BENCH_OUT)/core_overhead $(BENCH_OUT)/libinsn_profile.so
+	@PLUGIN=$(BENCH_OUT)/libinsn_profile.so BENCH=$(BENCH_OUT)/core_overhead \
+		VMLINUX=$(KOUT)/vmlinux scripts/insn-profile.sh $(SETUPS)
 
 # --- the demo ------------------------------------------------------------------
 

@@ -38,7 +38,11 @@
  * memory per cached folio and as a share of the cgroup's memory, from
  * the cache_ext_unbind tracepoint.
  *
- *   core_overhead [-r ROUNDS] [-n READS]
+ * -p SETUP runs that setup alone, ROUNDS times, and prints only its CPU
+ * time: the workload for a profiler that counts the whole VM's
+ * instructions (scripts/insn-profile.sh), run once per setup and compared.
+ *
+ *   core_overhead [-r ROUNDS] [-n READS] [-p SETUP]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -70,6 +74,7 @@
 
 static int nr_reads = 10000;
 static int rounds = 12;
+static int profile_setup = -1;
 
 enum setup { OFF, UNBOUND, NOOP, HOOKS, FIFO, FIFO_CTL, NR_SETUPS };
 static const char *const setup_names[NR_SETUPS] = {
@@ -262,6 +267,25 @@ static int run_setup(int s, struct result *res, long *evict_calls)
 	return 0;
 }
 
+/* -p: setup @s alone, for a profiler; 0 or 1. */
+static int profile(int s)
+{
+	struct result res;
+	int r;
+
+	if (s != OFF && attach_all())
+		return 1;
+	for (r = 0; r < rounds; r++) {
+		if (run_once(cg[s], &res))
+			return 1;
+		printf("%s: %.3f us/read, %.3f disk reads/read\n",
+		       setup_names[s], res.cpu_us_per_read,
+		       res.misses_per_read);
+	}
+	detach_all();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static double cpu[NR_SETUPS][MAX_ROUNDS], misses[NR_SETUPS][MAX_ROUNDS];
@@ -275,7 +299,7 @@ int main(int argc, char **argv)
 	long evict_calls = 0;
 	int s, r, i, opt;
 
-	while ((opt = getopt(argc, argv, "r:n:h")) != -1) {
+	while ((opt = getopt(argc, argv, "r:n:p:h")) != -1) {
 		switch (opt) {
 		case 'r':
 			rounds = atoi(optarg);
@@ -283,14 +307,25 @@ int main(int argc, char **argv)
 		case 'n':
 			nr_reads = atoi(optarg);
 			break;
+		case 'p':
+			for (s = 0; s < FIFO_CTL; s++)
+				if (!strcmp(optarg, setup_names[s]))
+					profile_setup = s;
+			if (profile_setup < 0) {
+				fprintf(stderr, "core_overhead: -p takes off, unbound, noop, hooks or fifo\n");
+				return 2;
+			}
+			break;
 		default:
-			printf("usage: %s [-r ROUNDS] [-n READS]\n\nRun in the cache_ext VM: make bench-core.\n",
+			printf("usage: %s [-r ROUNDS] [-n READS] [-p SETUP]\n\nRun in the cache_ext VM: make bench-core.\n",
 			       argv[0]);
 			return opt == 'h' ? 0 : 2;
 		}
 	}
-	if (rounds < 2 || rounds > MAX_ROUNDS || nr_reads < 1) {
-		fprintf(stderr, "core_overhead: -r takes 2..%d rounds, -n a positive count\n",
+	/* A ratio needs two rounds; a profile (-p) one. */
+	if (rounds < (profile_setup < 0 ? 2 : 1) || rounds > MAX_ROUNDS ||
+	    nr_reads < 1) {
+		fprintf(stderr, "core_overhead: -r takes 2..%d rounds (1.. with -p), -n a positive count\n",
 			MAX_ROUNDS);
 		return 2;
 	}
@@ -322,6 +357,8 @@ int main(int argc, char **argv)
 	printf("workload: %d random 4 KiB preads timed after %d filling ones, %d MiB file, memory.max=%s, %d rounds\n",
 	       nr_reads, FILE_PAGES / 2, FILE_PAGES * PAGE_SZ >> 20,
 	       MEMCG_MAX, rounds);
+	if (profile_setup >= 0)
+		return profile(profile_setup);
 	for (r = 0; r < rounds; r++) {
 		struct result res[NR_SETUPS];
 		int order[NR_SETUPS - 1], n = 0;

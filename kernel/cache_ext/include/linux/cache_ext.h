@@ -394,6 +394,7 @@ struct cache_ext_reclaim {
 #ifdef CONFIG_CACHE_EXT
 
 DECLARE_STATIC_KEY_FALSE(cache_ext_bound);
+DECLARE_STATIC_KEY_FALSE(cache_ext_admitting);
 
 /* For the companion module (cache_ext_ctl) and other in-kernel users. */
 int cache_ext_bind(const char *policy, u64 cgroup_id);
@@ -454,10 +455,14 @@ static inline void cache_ext_folio_migrated(struct folio *old,
 		__cache_ext_folio_migrated(old, new);
 }
 
-/* A buffered read is done with @folio: drop it if it was not admitted. */
+/*
+ * A buffered read is done with @folio: drop it if it was not admitted.
+ * Only policies with admit_folio() refuse folios, so only while one is
+ * bound does a read pay for the look.
+ */
 static inline void cache_ext_folio_read(struct folio *folio)
 {
-	if (static_branch_unlikely(&cache_ext_bound))
+	if (static_branch_unlikely(&cache_ext_admitting))
 		__cache_ext_folio_read(folio);
 }
 

@@ -5,7 +5,9 @@
  *
  * Locking: cache_ext_mutex serialises registration, binding and
  * unbinding.  The hooks find a folio's binding through
- * &mem_cgroup.cache_ext under the RCU read lock; a binding is unpublished
+ * &mem_cgroup.cache_ext under the RCU read lock (the removal hook, which
+ * runs with interrupts off, under that implied read-side section until it
+ * calls the policy); a binding is unpublished
  * under the mutex and its ->exit() runs only after a grace period, so no
  * callback of a binding can run concurrently with or after its ->exit().
  * Lock order: cgroup_mutex (cgroup file writes, css_offline) ->
@@ -52,6 +54,8 @@
 #include "internal.h"
 
 DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
+/* Bindings whose policy has admit_folio(): the read hook is for them. */
+DEFINE_STATIC_KEY_FALSE(cache_ext_admitting);
 /* Serialises registration, binding and unbinding; see the top comment. */
 DEFINE_MUTEX(cache_ext_mutex);
 
@@ -258,6 +262,8 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	 * hooks until it is active.
 	 */
 	static_branch_inc(&cache_ext_bound);
+	if (policy->ops->admit_folio)
+		static_branch_inc(&cache_ext_admitting);
 	hash_add_rcu(cache_ext_bindings, &binding->hash_node,
 		     (unsigned long)memcg);
 	rcu_assign_pointer(memcg->cache_ext, binding);
@@ -272,6 +278,8 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 			hash_del_rcu(&binding->hash_node);
 			synchronize_rcu();
 			static_branch_dec(&cache_ext_bound);
+			if (policy->ops->admit_folio)
+				static_branch_dec(&cache_ext_admitting);
 			cache_ext_registry_destroy(binding);
 			if (eject_on_init_failure)
 				cache_ext_eject(policy,
@@ -344,6 +352,8 @@ static void destroy_bindings(struct list_head *dead)
 		       cgroup_id(binding->memcg->css.cgroup),
 		       CACHE_EXT_EJECT_NONE, NULL);
 		static_branch_dec(&cache_ext_bound);
+		if (binding->ops->admit_folio)
+			static_branch_dec(&cache_ext_admitting);
 		css_put(&binding->memcg->css);
 		list_del(&binding->policy_node);
 		binding_free(binding);
@@ -1110,23 +1120,35 @@ EXPORT_SYMBOL_GPL(cache_ext_unregister_notifier);
 /* ------------------------------------------------------------------ */
 
 /*
+ * The hooks run on every page cache event, so each declares its struct
+ * cache_ext_call in the block that calls the policy: with
+ * CONFIG_INIT_STACK_ALL_ZERO (the default where the compiler has it)
+ * every local is cleared when its scope is entered, and clearing the
+ * call's 128 bytes on every event cost more than the rest of a hook.
+ */
+
+/*
  * The binding of a file folio's cgroup, or NULL, whatever its state: the
  * registry must stay exact even while a policy is set up or ejected.
  * Anonymous and shmem folios are never a policy's business.  Caller
- * holds the RCU read lock.
+ * holds the RCU read lock, or has interrupts off (an RCU read-side
+ * critical section too: synchronize_rcu() waits for it).
  */
-static struct cache_ext_binding *folio_any_binding(struct folio *folio)
+static __always_inline struct cache_ext_binding *
+folio_any_binding(struct folio *folio)
 {
 	struct mem_cgroup *memcg;
 
 	if (folio_test_anon(folio) || folio_test_swapbacked(folio))
 		return NULL;
 	memcg = folio_memcg(folio);
-	return memcg ? rcu_dereference(memcg->cache_ext) : NULL;
+	return memcg ? rcu_dereference_check(memcg->cache_ext,
+					     rcu_read_lock_any_held()) : NULL;
 }
 
 /* The binding of a folio's cgroup if its policy may be called, or NULL. */
-static struct cache_ext_binding *folio_binding(struct folio *folio)
+static __always_inline struct cache_ext_binding *
+folio_binding(struct folio *folio)
 {
 	struct cache_ext_binding *binding = folio_any_binding(folio);
 
@@ -1144,9 +1166,9 @@ static struct cache_ext_binding *folio_binding(struct folio *folio)
  */
 void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 {
-	struct cache_ext_prealloc pre = {};
+	/* Set up by cache_ext_registry_needs() if it is used. */
+	struct cache_ext_prealloc pre __uninitialized;
 	struct cache_ext_binding *binding;
-	struct cache_ext_call call;
 	bool admitted = true, need = false;
 	u32 idx;
 
@@ -1182,18 +1204,22 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 			.index = folio->index,
 			.nr_pages = folio_nr_pages(folio),
 		};
+		struct cache_ext_call call;
 
 		cache_ext_enter(&call, binding, CACHE_EXT_T_ADMIT);
 		admitted = binding->ops->admit_folio(&ctx, binding->memcg);
 		cache_ext_leave(&call);
 	}
 
-	idx = cache_ext_registry_add(binding, &pre, folio, admitted);
+	idx = cache_ext_registry_add(binding, need ? &pre : NULL, folio,
+				     admitted);
 	if (!idx) {
 		atomic_long_inc(&binding->stats.untracked);
 		goto out;
 	}
 	if (binding->ops->folio_added) {
+		struct cache_ext_call call;
+
 		cache_ext_enter(&call, binding, CACHE_EXT_T_ADDED);
 		call.folio = folio;
 		call.index = idx;
@@ -1211,7 +1237,6 @@ out:
 void __cache_ext_folio_accessed(struct folio *folio)
 {
 	struct cache_ext_binding *binding;
-	struct cache_ext_call call;
 
 	/* Already truncated: the policy has seen it leave. */
 	if (!READ_ONCE(folio->mapping))
@@ -1223,6 +1248,8 @@ void __cache_ext_folio_accessed(struct folio *folio)
 		goto out;
 	this_cpu_inc(binding->stats.effect->accesses);
 	if (binding->ops->folio_accessed) {
+		struct cache_ext_call call;
+
 		cache_ext_enter(&call, binding, CACHE_EXT_T_ACCESSED);
 		binding->ops->folio_accessed(folio, binding->memcg);
 		cache_ext_leave(&call);
@@ -1239,25 +1266,31 @@ out:
 void __cache_ext_folio_removed(struct folio *folio)
 {
 	struct cache_ext_binding *binding;
-	struct cache_ext_call call;
 	bool tracked;
 	u32 data = 0;
 
-	/* The i_pages lock is held with interrupts off. */
+	/*
+	 * The i_pages lock is held with interrupts off: the binding cannot
+	 * be freed meanwhile (see folio_any_binding()).  rcu_read_lock() is
+	 * taken only around the policy, which the BPF helpers expect.
+	 */
 	lockdep_assert_irqs_disabled();
-	rcu_read_lock();
 	binding = folio_any_binding(folio);
 	if (!binding || !binding->tracks)
-		goto out;
+		return;
 
 	spin_lock(&binding->lock);
 	tracked = cache_ext_registry_remove(binding, folio,
 					    binding->ops->folio_removed ?
 					    &data : NULL);
 	spin_unlock(&binding->lock);
+	if (!tracked || !binding->ops->folio_removed)
+		return;
 
-	if (tracked && binding->ops->folio_removed &&
-	    binding == folio_binding(folio)) {
+	rcu_read_lock();
+	if (binding == folio_binding(folio)) {
+		struct cache_ext_call call;
+
 		cache_ext_enter(&call, binding, CACHE_EXT_T_REMOVED);
 		call.removed_data = data;
 		call.folio = folio;
@@ -1266,7 +1299,6 @@ void __cache_ext_folio_removed(struct folio *folio)
 		binding->ops->folio_removed(folio, binding->memcg);
 		cache_ext_leave(&call);
 	}
-out:
 	rcu_read_unlock();
 }
 

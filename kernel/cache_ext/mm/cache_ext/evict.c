@@ -93,6 +93,9 @@ enum propose_mode {
  * @worst: in scored mode, once @folios is full, the slot of the highest
  *	score: the one a lower score replaces
  * @proposed: proposals so far, added to the binding's stats at the end
+ * @nr_hashed: how many of @folios are in @slots: the walk of a list that
+ *	begins the request adds its folios, all distinct, without hashing
+ *	them, and the next proposal hashes them first
  * @slots: in plain mode, an open-addressed set of the candidates: slot
  *	hash(folio) or the next ones hold their index in @folios + 1
  * @folios: the candidates kept so far, @ctx.nr_proposed of them
@@ -108,6 +111,7 @@ struct cache_ext_evict_req {
 	enum cache_ext_eject_reason violation;
 	u32 worst;
 	u32 proposed;
+	u32 nr_hashed;
 	u8 slots[2 * CACHE_EXT_MAX_BATCH];
 	struct folio *folios[CACHE_EXT_MAX_BATCH];
 	s64 scores[CACHE_EXT_MAX_BATCH];
@@ -204,6 +208,16 @@ static int take_candidate(struct cache_ext_evict_req *req,
 {
 	u32 i;
 
+	/* The candidates a first list walk added, not hashed yet. */
+	while (req->nr_hashed < req->ctx.nr_proposed) {
+		struct folio *f = req->folios[req->nr_hashed++];
+
+		for (i = hash_ptr(f, ilog2(ARRAY_SIZE(req->slots)));
+		     req->slots[i]; i = (i + 1) % ARRAY_SIZE(req->slots))
+			;
+		req->slots[i] = req->nr_hashed;
+	}
+
 	/* At most half full: a free slot is always found. */
 	for (i = hash_ptr(folio, ilog2(ARRAY_SIZE(req->slots)));
 	     req->slots[i]; i = (i + 1) % ARRAY_SIZE(req->slots))
@@ -211,6 +225,7 @@ static int take_candidate(struct cache_ext_evict_req *req,
 			return -EEXIST;
 	req->folios[req->ctx.nr_proposed++] = folio;
 	req->slots[i] = req->ctx.nr_proposed;
+	req->nr_hashed = req->ctx.nr_proposed;
 	return 0;
 }
 
@@ -255,12 +270,19 @@ __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 	return ret;
 }
 
-/* Can reclaim not free @folio now?  As cache_ext_folio_busy() in BPF. */
+/*
+ * Can reclaim not free @folio now?  As cache_ext_folio_busy() in BPF:
+ * locked, under writeback, dirty, not uptodate or off the LRU.  One load
+ * of the flags: the walk asks this of every folio it passes.
+ */
 static bool folio_busy(struct folio *folio)
 {
-	return folio_test_locked(folio) || folio_test_writeback(folio) ||
-	       folio_test_dirty(folio) || !folio_test_uptodate(folio) ||
-	       !folio_test_lru(folio);
+	const unsigned long mask = BIT(PG_locked) | BIT(PG_writeback) |
+				   BIT(PG_dirty) | BIT(PG_uptodate) |
+				   BIT(PG_lru);
+	const unsigned long idle = BIT(PG_uptodate) | BIT(PG_lru);
+
+	return (READ_ONCE(folio->flags) & mask) != idle;
 }
 
 /**
@@ -293,6 +315,7 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 	struct cache_ext_registry *reg;
 	u32 head, pos, seen = 0, taken = 0;
 	unsigned long flags;
+	bool first;
 
 	if (!req || req->mode == PROPOSE_SCORED || b != req->binding ||
 	    list >= READ_ONCE(b->nr_lists))
@@ -304,6 +327,12 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 	head = list_head_index(list);
 	max = min_t(u32, max, CACHE_EXT_ITER_MAX);
 
+	/*
+	 * A walk that begins the request meets each folio once (a ring, no
+	 * wrap-around) and no earlier candidate: nothing to check for
+	 * duplicates.
+	 */
+	first = !req->ctx.nr_proposed;
 	spin_lock_irqsave(&b->lock, flags);
 	for (pos = reg_node(reg, head)->next;
 	     pos != head && seen < max &&
@@ -317,8 +346,13 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 			continue;
 		seen++;
 		folio = pfn_folio(pfn);
-		if (!folio_busy(folio) && !take_candidate(req, folio))
-			taken++;
+		if (folio_busy(folio))
+			continue;
+		if (first)
+			req->folios[req->ctx.nr_proposed++] = folio;
+		else if (take_candidate(req, folio))
+			continue;
+		taken++;
 	}
 	spin_unlock_irqrestore(&b->lock, flags);
 
@@ -467,7 +501,12 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 			     struct cache_ext_reclaim *rc)
 {
 	struct mem_cgroup *memcg = lruvec_memcg(lruvec);
-	struct cache_ext_evict_req req;
+	/*
+	 * Not cleared on entry (CONFIG_INIT_STACK_ALL_ZERO would clear all
+	 * of its 600 bytes on every batch): the head is cleared below, the
+	 * arrays are written before they are read.
+	 */
+	struct cache_ext_evict_req req __uninitialized;
 	struct cache_ext_binding *b;
 	struct cache_ext_call call;
 

@@ -100,6 +100,10 @@ struct cache_ext_node {
  *	@buckets[0] have been moved into it
  * @bits: log2 of the sizes of @buckets
  * @moved: see @buckets
+ * @grow_at: more folios than this resize @buckets (twice its size)
+ * @shrink_at: fewer folios than this resize @buckets (half its size, or
+ *	0 at the smallest size); both are out of reach while a resize is
+ *	queued or running
  * @resize_work: resizes @buckets to the number of folios
  *
  * Everything is under &cache_ext_binding.lock, except the chunks of @data
@@ -117,6 +121,8 @@ struct cache_ext_registry {
 	u32 *buckets[2];
 	u8 bits[2];
 	u32 moved;
+	u32 grow_at;
+	u32 shrink_at;
 	struct work_struct resize_work;
 };
 
@@ -287,8 +293,11 @@ static __always_inline u32 *reg_data(const struct cache_ext_registry *reg, u32 i
 static __always_inline void node_link_neighbours(struct cache_ext_registry *reg,
 						 u32 idx, u32 prev, u32 next)
 {
-	reg_node(reg, prev)->next = idx;
-	reg_node(reg, next)->prev = idx;
+	struct cache_ext_node *p = reg_node(reg, prev);
+	struct cache_ext_node *n = reg_node(reg, next);
+
+	p->next = idx;
+	n->prev = idx;
 }
 
 /*
@@ -299,14 +308,26 @@ static __always_inline void node_unlink_neighbours(struct cache_ext_registry *re
 						   u32 idx)
 {
 	struct cache_ext_node *node = reg_node(reg, idx);
+	u32 prev = node->prev, next = node->next;
+	struct cache_ext_node *p = reg_node(reg, prev);
+	struct cache_ext_node *n = reg_node(reg, next);
 
-	reg_node(reg, node->prev)->next = node->next;
-	reg_node(reg, node->next)->prev = node->prev;
+	/* Both links read first: the stores below may alias @node. */
+	p->next = next;
+	n->prev = prev;
 }
 
 static __always_inline u64 node_pfn(const struct cache_ext_node *node)
 {
 	return node->pfn_lo | (u64)node->pfn_hi << 36;
+}
+
+/* Does @node name @pfn?  The low bits first: they almost always differ. */
+static __always_inline bool node_has_pfn(const struct cache_ext_node *node,
+					 u64 pfn)
+{
+	return node->pfn_lo == (pfn & GENMASK_ULL(35, 0)) &&
+	       node->pfn_hi == pfn >> 36;
 }
 
 static __always_inline void node_set_pfn(struct cache_ext_node *node, u64 pfn)
@@ -513,8 +534,35 @@ void cache_ext_registry_destroy(struct cache_ext_binding *binding);
 u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
 			      struct folio *folio);
 u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio);
-bool cache_ext_registry_needs(struct cache_ext_binding *b,
-			      struct cache_ext_prealloc *pre);
+/* Below this many free nodes, insertions bring a new chunk along. */
+#define CACHE_EXT_LOW_FREE	8
+
+/**
+ * cache_ext_registry_needs - what the next insertion may have to allocate
+ * @b: the binding; read without its lock, so only a hint
+ * @pre: set up if true is returned: zeroed, and its @max_chunks set if
+ *	the chunk tables must grow; untouched otherwise
+ *
+ * Inline: every insertion asks, and almost every answer is no.
+ *
+ * Return: true if cache_ext_prealloc_fill() should run before insertion.
+ */
+static __always_inline bool
+cache_ext_registry_needs(struct cache_ext_binding *b,
+			 struct cache_ext_prealloc *pre)
+{
+	struct cache_ext_registry *reg = &b->registry;
+	u32 max;
+
+	if (likely(READ_ONCE(reg->nr_free) >= CACHE_EXT_LOW_FREE))
+		return false;
+	memset(pre, 0, sizeof(*pre));
+	max = READ_ONCE(reg->max_chunks);
+	if (READ_ONCE(reg->nr_chunks) >= max)
+		pre->max_chunks = max * 2;
+	return true;
+}
+
 void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp);
 void cache_ext_prealloc_free(struct cache_ext_prealloc *pre);
 u32 cache_ext_registry_add(struct cache_ext_binding *binding,

@@ -38,8 +38,6 @@
 #define BUCKET_BITS_MIN		6
 #define INIT_CHUNKS		8
 #define RESIZE_BATCH		256
-/* Below this many free nodes, insertions bring a new chunk along. */
-#define LOW_FREE		8
 
 /**
  * cache_ext_registry_size - number of folios a binding tracks
@@ -126,7 +124,7 @@ static __always_inline u32 chain_find(struct cache_ext_registry *reg,
 	u32 i;
 
 	for (i = *bucket; i; i = reg_node(reg, i)->hnext)
-		if (node_pfn(reg_node(reg, i)) == pfn)
+		if (node_has_pfn(reg_node(reg, i), pfn))
 			return i;
 	return 0;
 }
@@ -198,26 +196,6 @@ static void chunk_free_nodes(struct cache_ext_registry *reg, u32 c, u32 first)
 }
 
 /**
- * cache_ext_registry_needs - what the next insertion may have to allocate
- * @b: the binding; read without its lock, so only a hint
- * @pre: zeroed; its @max_chunks is set if the chunk tables must grow
- *
- * Return: true if cache_ext_prealloc_fill() should run before insertion.
- */
-bool cache_ext_registry_needs(struct cache_ext_binding *b,
-			      struct cache_ext_prealloc *pre)
-{
-	struct cache_ext_registry *reg = &b->registry;
-	u32 max = READ_ONCE(reg->max_chunks);
-
-	if (READ_ONCE(reg->nr_free) >= LOW_FREE)
-		return false;
-	if (READ_ONCE(reg->nr_chunks) >= max)
-		pre->max_chunks = max * 2;
-	return true;
-}
-
-/**
  * cache_ext_prealloc_fill - allocate what cache_ext_registry_needs() said
  * @pre: from cache_ext_registry_needs()
  * @gfp: the insertion's allocation context; may sleep if it allows
@@ -284,23 +262,37 @@ static void registry_grow(struct cache_ext_registry *reg,
 	chunk_free_nodes(reg, c, c * CACHE_EXT_CHUNK_NODES);
 }
 
+/* Where the next resize starts, for a table of 1 << @reg->bits[0]. */
+static void set_resize_bounds(struct cache_ext_registry *reg)
+{
+	u32 size = 1U << reg->bits[0];
+
+	reg->grow_at = 2 * size;
+	reg->shrink_at = reg->bits[0] > BUCKET_BITS_MIN ? size / 2 : 0;
+}
+
+/*
+ * Queue a resize if the folios left one or two per bucket; until it has
+ * run, no other is asked for.  Two compares: every insertion and removal
+ * asks.
+ */
 static __always_inline void maybe_resize(struct cache_ext_binding *b)
 {
 	struct cache_ext_registry *reg = &b->registry;
-	u32 size = 1U << reg->bits[0];
 
-	if (reg->buckets[1])
+	if (likely(reg->nr <= reg->grow_at && reg->nr >= reg->shrink_at))
 		return;
-	if (reg->nr > 2 * size ||
-	    (reg->nr < size / 2 && reg->bits[0] > BUCKET_BITS_MIN))
-		queue_work(system_unbound_wq, &reg->resize_work);
+	reg->grow_at = U32_MAX;
+	reg->shrink_at = 0;
+	queue_work(system_unbound_wq, &reg->resize_work);
 }
 
 /**
  * cache_ext_registry_add - start tracking a folio
  * @binding: binding of the folio's cgroup
- * @pre: memory the insertion may use (cache_ext_prealloc_fill()); what it
- *	takes is set to NULL, what it replaces is put there
+ * @pre: memory the insertion may use (cache_ext_prealloc_fill()), or NULL
+ *	if cache_ext_registry_needs() said none is needed; what it takes is
+ *	set to NULL, what it replaces is put there
  * @folio: a folio just inserted into the page cache, locked
  * @admitted: false to drop the folio after the read that brought it in
  *
@@ -336,7 +328,7 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 	if (IS_ENABLED(CONFIG_DEBUG_VM) &&
 	    WARN_ON_ONCE(chain_find(reg, bucket, pfn)))
 		goto out;
-	if (reg->nr_free < LOW_FREE)
+	if (pre && reg->nr_free < CACHE_EXT_LOW_FREE)
 		registry_grow(reg, pre);
 	if (!reg->free)
 		goto out;
@@ -420,7 +412,7 @@ bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 	u32 idx, prev = 0;
 
 	for (idx = *bucket; idx; prev = idx, idx = reg_node(reg, idx)->hnext)
-		if (node_pfn(reg_node(reg, idx)) == pfn)
+		if (node_has_pfn(reg_node(reg, idx), pfn))
 			break;
 	if (!idx)
 		return false;
@@ -509,16 +501,13 @@ static void resize_workfn(struct work_struct *work)
 
 	bits = max_t(u8, BUCKET_BITS_MIN,
 		     order_base_2(max(READ_ONCE(reg->nr), 2U)) - 1);
-	if (bits == READ_ONCE(reg->bits[0]))
-		return;
-	table = kvcalloc(1U << bits, sizeof(u32), GFP_KERNEL);
-	if (!table)
-		return;
-
+	table = bits == READ_ONCE(reg->bits[0]) ? NULL :
+		kvcalloc(1U << bits, sizeof(u32), GFP_KERNEL);
 	spin_lock_irqsave(&b->lock, flags);
-	if (reg->buckets[1]) {
+	if (!table) {
+		/* No change needed, or no memory: the next hook asks again. */
+		set_resize_bounds(reg);
 		spin_unlock_irqrestore(&b->lock, flags);
-		kvfree(table);
 		return;
 	}
 	reg->buckets[1] = table;
@@ -550,6 +539,7 @@ static void resize_workfn(struct work_struct *work)
 	reg->buckets[0] = table;
 	reg->bits[0] = bits;
 	reg->buckets[1] = NULL;
+	set_resize_bounds(reg);
 	spin_unlock_irqrestore(&b->lock, flags);
 	kvfree(old);
 }
@@ -579,6 +569,7 @@ int cache_ext_registry_init(struct cache_ext_binding *binding)
 	reg->nodes = kcalloc(INIT_CHUNKS, sizeof(*reg->nodes), GFP_KERNEL);
 	reg->data = kcalloc(INIT_CHUNKS, sizeof(*reg->data), GFP_KERNEL);
 	reg->bits[0] = BUCKET_BITS_MIN;
+	set_resize_bounds(reg);
 	reg->buckets[0] = kcalloc(1U << BUCKET_BITS_MIN, sizeof(u32),
 				  GFP_KERNEL);
 	if (!reg->nodes || !reg->data || !reg->buckets[0])
