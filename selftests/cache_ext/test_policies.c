@@ -530,7 +530,15 @@ TEST_F(policy, lfu_and_mru_side_by_side)
 	EXPECT_EQ(waitpid(pid2, NULL, 0), pid2);
 	hot = cached_pages(self->hot);
 	head = cached_range(self->third, 0, 6 * MIB);
-	EXPECT_GE(hot, 4 * MIB * 9 / 10) TH_LOG("lfu cgroup: hot %ld of %d", hot, 4 * MIB);
+	/*
+	 * lfu scores 640 folios from the head of its list per batch of 32:
+	 * a sample that lands inside the run of 1024 hot folios (all used
+	 * five times) evicts 32 of them.  The run is two samples long and
+	 * comes to the head about twice while 48 MiB pass through 24 MiB:
+	 * up to four such samples, 128 folios; fifo and the kernel lose
+	 * all 1024.
+	 */
+	EXPECT_GE(hot, 4 * MIB - 4 * 32) TH_LOG("lfu cgroup: hot %ld of %d", hot, 4 * MIB);
 	EXPECT_GE(head, 6 * MIB * 8 / 10) TH_LOG("mru cgroup: head %ld of %d", head, 6 * MIB);
 
 	policy_detach(&mru);
