@@ -11,7 +11,10 @@
  * head of its list with bpf_cache_ext_propose_scored(); the kernel keeps
  * the lowest counts of as many as it asked for.  The sampled folios are
  * rotated to the tail, so the next sample looks at folios not seen for
- * the longest time.  The sample does not shrink with the request: the
+ * the longest time.  A sample of nothing but folios used more than once
+ * is followed by a second (cache_ext_score_by_count()), so that a run of
+ * hot folios at the head does not lose a batch to a sample that holds
+ * nothing colder.  The sample does not shrink with the request: the
  * classic LRU asks for a folio or two at its gentlest reclaim priorities,
  * and a sample of 20 from the head of a list that starts with a hot file
  * would be all hot.

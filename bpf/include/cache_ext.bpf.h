@@ -179,21 +179,40 @@ cache_ext_propose_from(struct cache_ext_eviction_ctx *req,
 }
 
 /*
- * LFU sampling: score up to @sample folios from the head of @list with
- * the u32 count each keeps in its per-folio state, then rotate them to
- * the tail; the kernel evicts the lowest counts.  Bounded by the list's
- * length, so that no folio comes round twice.
+ * LFU sampling: score @sample folios from the head of @list with the u32
+ * count each keeps in its per-folio state, then rotate them to the tail;
+ * the kernel evicts the lowest counts.  A sample in which every folio was
+ * used more than once (it landed on a run of hot folios, as at the head
+ * of a list that starts with a hot file) is followed by one more:
+ * plain LFU does not evict a folio used five times while one used once
+ * is cached, and a single sample there would.  Bounded by the list's
+ * length, so that no folio comes round twice.  Calls of one binding do
+ * not overlap (evict_lock) and do not migrate (preemption is off), so a
+ * per-CPU flag is the call's own.
  */
-static __always_inline void
-cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
-			 struct mem_cgroup *memcg, u32 list, u32 sample)
-{
-	s64 size = bpf_cache_ext_list_size(memcg, list);
-	struct folio *folio;
-	u32 seen = 0;
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} cache_ext_sample_once SEC(".maps");
 
-	if (size < sample)
-		sample = size > 0 ? size : 0;
+/*
+ * One sample; true if it held a folio used at most once.  The answer goes
+ * through a map, not a variable of the loop: a loop variable that a
+ * branch depends on keeps the verifier from folding the iterations.
+ */
+static __always_inline bool
+cache_ext_score_sample(struct cache_ext_eviction_ctx *req,
+		       struct mem_cgroup *memcg, u32 list, u32 sample)
+{
+	u32 key = 0, seen = 0, *once;
+	struct folio *folio;
+
+	once = bpf_map_lookup_elem(&cache_ext_sample_once, &key);
+	if (!once)
+		return true;
+	*once = 0;
 	for_each_list_folio(folio, memcg, list, sample) {
 		u32 *count;
 
@@ -201,9 +220,26 @@ cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
 		if (cache_ext_folio_busy(folio))
 			continue;
 		count = cache_ext_folio_state(folio, u32);
+		if (!count || *count <= 1)
+			*once = 1;
 		bpf_cache_ext_propose_scored(req, folio, count ? *count : 0);
 	}
 	bpf_cache_ext_list_rotate(memcg, list, seen);
+	return *once;
+}
+
+static __always_inline void
+cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
+			 struct mem_cgroup *memcg, u32 list, u32 sample)
+{
+	s64 size = bpf_cache_ext_list_size(memcg, list);
+
+	if (size < sample)
+		sample = size > 0 ? size : 0;
+	if (cache_ext_score_sample(req, memcg, list, sample) ||
+	    size < 2 * (s64)sample)
+		return;
+	cache_ext_score_sample(req, memcg, list, sample);
 }
 
 /*

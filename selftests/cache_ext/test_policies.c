@@ -232,10 +232,18 @@ static long long zipf_misses(struct __test_metadata *_metadata,
 	long long before;
 
 	EXPECT_EQ(drop_file_cache(self->big), 0);
+	EXPECT_EQ(trace_start(), 0);
 	EXPECT_EQ(policy_attach(&self->p, policy, NULL, self->cg_id, knobs), 0);
 	before = disk_pages_read();
 	EXPECT_EQ(cg_run(self->cg, zipf_workload, &r), 0);
 	before = disk_pages_read() - before;
+	/*
+	 * A policy ejected mid-run leaves the rest to the kernel's LRU, and
+	 * the count compares something else.  (A make check beside two
+	 * busy VMs once counted 8744 pages for fifo, ~9200 in every other
+	 * run; what happened in that run was not recorded.)
+	 */
+	EXPECT_EQ(trace_ejections(policy), 0) TH_LOG("%s was ejected", policy);
 	if (lhd) {
 		unsigned long long *n = policy_var(&self->p, "nr_reconfigs");
 
@@ -530,16 +538,18 @@ TEST_F(policy, lfu_and_mru_side_by_side)
 	EXPECT_EQ(waitpid(pid2, NULL, 0), pid2);
 	hot = cached_pages(self->hot);
 	head = cached_range(self->third, 0, 6 * MIB);
+	TH_LOG("lfu cgroup: hot %ld of %d; mru cgroup: head %ld of %d",
+	       hot, 4 * MIB, head, 6 * MIB);
 	/*
-	 * lfu scores 640 folios from the head of its list per batch of 32:
-	 * a sample that lands inside the run of 1024 hot folios (all used
-	 * five times) evicts 32 of them.  The run is two samples long and
-	 * comes to the head about twice while 48 MiB pass through 24 MiB:
-	 * up to four such samples, 128 folios; fifo and the kernel lose
-	 * all 1024.
+	 * lfu scores 640 folios from the head of its list per batch of 32,
+	 * and 640 more when the first were all used more than once: the
+	 * run of 1024 hot folios (used five times each) is shorter than
+	 * two samples, so no batch comes out of it (measured: 1024 kept;
+	 * with one sample, 911-915); one batch of slack.  fifo and the
+	 * kernel lose all 1024.
 	 */
-	EXPECT_GE(hot, 4 * MIB - 4 * 32) TH_LOG("lfu cgroup: hot %ld of %d", hot, 4 * MIB);
-	EXPECT_GE(head, 6 * MIB * 8 / 10) TH_LOG("mru cgroup: head %ld of %d", head, 6 * MIB);
+	EXPECT_GE(hot, 4 * MIB - 32);
+	EXPECT_GE(head, 6 * MIB * 8 / 10);
 
 	policy_detach(&mru);
 	cg_destroy(cg2);
