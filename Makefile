@@ -42,7 +42,7 @@ KSELFTEST_DIR	:= $(KSRC)/tools/testing/selftests
 VM		:= scripts/vm.sh$(if $(filter 1 y yes,$(KVM)), --kvm)
 VM_TIMEOUT	?= 1200
 # The debug kernel (KASAN, lockdep) runs the tests three to four times slower.
-DEBUG_VM_TIMEOUT ?= 3600
+DEBUG_VM_TIMEOUT ?= 5400
 
 export PATH	:= /usr/lib/ccache:$(PATH)
 
@@ -258,8 +258,11 @@ kernel-debug: $(BZIMAGE_DEBUG)
 
 $(eval $(call ctl_ko_rule,$(EXTMOD_DEBUG),$(KOUT_DEBUG)))
 
+# The KASAN kernel runs the tests ~3x slower: three times the per-program
+# kselftest timeout (selftests/cache_ext/settings).
 check-debug: kernel-debug $(CTL_KO_DEBUG) selftests
 	@KERNEL=$(BZIMAGE_DEBUG) CACHE_EXT_CTL_KO=$(CTL_KO_DEBUG) CACHECTL=$(CACHECTL) \
+		KSELFTEST_TIMEOUT=2700 \
 		LCTRAIN=$(LCTRAIN) scripts/check.sh $(DEBUG_VM_TIMEOUT) $(SELFTEST_VARS)
 
 # --- benchmarks (not tests: they print numbers) -------------------------------

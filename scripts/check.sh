@@ -38,7 +38,7 @@ passed=$((passed - skipped))
 echo "== VM: kselftests"
 "$TOP/scripts/vm.sh" -t "$timeout" -- \
 	env CACHE_EXT_CTL_KO="${CACHE_EXT_CTL_KO:-}" CACHECTL="${CACHECTL:-}" \
-	LCTRAIN="${LCTRAIN:-}" \
+	LCTRAIN="${LCTRAIN:-}" KSELFTEST_TIMEOUT="${KSELFTEST_TIMEOUT:-}" \
 	"$TOP/scripts/kselftest.sh" "$@" 2>&1 |
 	tee "$VM_LOG"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1

@@ -16,8 +16,9 @@ log=/tmp/kselftest.log
 dmesg -c > /dev/null
 
 # Run from outside the kernel tree, the runner does not find our settings
-# file; hand it the timeout directly.
-timeout=$(sed -n 's/^timeout=//p' "$TOP/selftests/cache_ext/settings")
+# file; hand it the timeout directly.  KSELFTEST_TIMEOUT overrides it
+# (make check-debug: the KASAN kernel runs the same tests ~3x slower).
+timeout=${KSELFTEST_TIMEOUT:-$(sed -n 's/^timeout=//p' "$TOP/selftests/cache_ext/settings")}
 export kselftest_override_timeout=${timeout:-45}
 # The tests register policies under the standard names themselves: the
 # module, when cachectl loads it, preloads none (ctl.policies_by_name
