@@ -11,7 +11,7 @@
  * under the mutex and its ->exit() runs only after a grace period, so no
  * callback of a binding can run concurrently with or after its ->exit().
  * Lock order: cgroup_mutex (cgroup file writes, css_offline) ->
- * cache_ext_mutex -> cpus_read_lock (static_branch_inc/dec); the mapping's
+ * cache_ext_mutex -> cpus_read_lock (hooks_get/put()); the mapping's
  * i_pages lock -> &cache_ext_binding.lock; &cache_ext_binding.evict_lock ->
  * &cache_ext_binding.lock, and -> the lruvec's lru_lock (taken by vmscan's
  * cache_ext_isolate_t, which cache_ext_begin_reclaim() calls).  The
@@ -56,6 +56,23 @@
 DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
 /* Bindings whose policy has admit_folio(): the read hook is for them. */
 DEFINE_STATIC_KEY_FALSE(cache_ext_admitting);
+
+/* Turn the hooks a binding of @ops needs on (cpus_read_lock inside). */
+static void hooks_get(const struct cache_ext_ops *ops)
+{
+	static_branch_inc(&cache_ext_bound);
+	if (ops->admit_folio)
+		static_branch_inc(&cache_ext_admitting);
+}
+
+/* Undo hooks_get(). */
+static void hooks_put(const struct cache_ext_ops *ops)
+{
+	static_branch_dec(&cache_ext_bound);
+	if (ops->admit_folio)
+		static_branch_dec(&cache_ext_admitting);
+}
+
 /* Serialises registration, binding and unbinding; see the top comment. */
 DEFINE_MUTEX(cache_ext_mutex);
 
@@ -261,9 +278,7 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	 * Visible to the kfuncs of init() (list creation), ignored by the
 	 * hooks until it is active.
 	 */
-	static_branch_inc(&cache_ext_bound);
-	if (policy->ops->admit_folio)
-		static_branch_inc(&cache_ext_admitting);
+	hooks_get(policy->ops);
 	hash_add_rcu(cache_ext_bindings, &binding->hash_node,
 		     (unsigned long)memcg);
 	rcu_assign_pointer(memcg->cache_ext, binding);
@@ -277,9 +292,7 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 			RCU_INIT_POINTER(memcg->cache_ext, NULL);
 			hash_del_rcu(&binding->hash_node);
 			synchronize_rcu();
-			static_branch_dec(&cache_ext_bound);
-			if (policy->ops->admit_folio)
-				static_branch_dec(&cache_ext_admitting);
+			hooks_put(policy->ops);
 			cache_ext_registry_destroy(binding);
 			if (eject_on_init_failure)
 				cache_ext_eject(policy,
@@ -351,9 +364,7 @@ static void destroy_bindings(struct list_head *dead)
 		notify(CACHE_EXT_EVENT_UNBOUND, binding->ops->name,
 		       cgroup_id(binding->memcg->css.cgroup),
 		       CACHE_EXT_EJECT_NONE, NULL);
-		static_branch_dec(&cache_ext_bound);
-		if (binding->ops->admit_folio)
-			static_branch_dec(&cache_ext_admitting);
+		hooks_put(binding->ops);
 		css_put(&binding->memcg->css);
 		list_del(&binding->policy_node);
 		binding_free(binding);

@@ -200,6 +200,22 @@ static int check_duplicate(struct cache_ext_evict_req *req,
 }
 
 /*
+ * The slot of @req->slots that holds @folio, or the free slot where it
+ * would go.  The set is at most half full: a free slot is always found.
+ */
+static u32 slot_of(const struct cache_ext_evict_req *req,
+		   const struct folio *folio)
+{
+	u32 i;
+
+	for (i = hash_ptr(folio, ilog2(ARRAY_SIZE(req->slots)));
+	     req->slots[i]; i = (i + 1) % ARRAY_SIZE(req->slots))
+		if (req->folios[req->slots[i] - 1] == folio)
+			break;
+	return i;
+}
+
+/*
  * Add @folio to @req's candidates, unless it is one already (-EEXIST).
  * The caller checked that there is room.
  */
@@ -210,19 +226,13 @@ static int take_candidate(struct cache_ext_evict_req *req,
 
 	/* The candidates a first list walk added, not hashed yet. */
 	while (req->nr_hashed < req->ctx.nr_proposed) {
-		struct folio *f = req->folios[req->nr_hashed++];
-
-		for (i = hash_ptr(f, ilog2(ARRAY_SIZE(req->slots)));
-		     req->slots[i]; i = (i + 1) % ARRAY_SIZE(req->slots))
-			;
-		req->slots[i] = req->nr_hashed;
+		i = slot_of(req, req->folios[req->nr_hashed]);
+		req->slots[i] = ++req->nr_hashed;
 	}
 
-	/* At most half full: a free slot is always found. */
-	for (i = hash_ptr(folio, ilog2(ARRAY_SIZE(req->slots)));
-	     req->slots[i]; i = (i + 1) % ARRAY_SIZE(req->slots))
-		if (req->folios[req->slots[i] - 1] == folio)
-			return -EEXIST;
+	i = slot_of(req, folio);
+	if (req->slots[i])
+		return -EEXIST;
 	req->folios[req->ctx.nr_proposed++] = folio;
 	req->slots[i] = req->ctx.nr_proposed;
 	req->nr_hashed = req->ctx.nr_proposed;
