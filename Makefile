@@ -225,6 +225,43 @@ HOST_TESTS	:= $(B)/tests/test_cachectl $(B)/tests/test_lctrain \
 
 tools: $(CACHECTL) $(LCTRAIN) $(HOST_TESTS)
 
+# cachesim: the policies' own BPF sources built as host shared objects and
+# run on traces (tools/cachesim).  Needs no kernel: its headers stand in for
+# vmlinux.h and libbpf's.
+SIM_DIR		:= tools/cachesim
+SIM_OUT		:= $(B)/cachesim
+CACHESIM	:= $(SIM_OUT)/cachesim
+SIM_POLICY_DIR	:= $(SIM_OUT)/policies
+SIM_POLICIES	:= $(patsubst bpf/%.bpf.c,$(SIM_POLICY_DIR)/%.so,$(wildcard bpf/*.bpf.c))
+SIM_HDRS	:= $(wildcard $(SIM_DIR)/*.h $(SIM_DIR)/include/*.h \
+		   $(SIM_DIR)/include/bpf/*.h)
+SIM_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+		   -Wno-missing-field-initializers -Werror -I$(SIM_DIR)/include \
+		   -I$(SIM_DIR) -Ibpf/include -I$(CACHECTL_DIR) -I$(LCTRAIN_DIR)
+# The simulator: its own files, cachectl's model parser, lctrain's log reader.
+SIM_LIB		:= $(addprefix $(SIM_DIR)/,cache.c kfuncs.c maps.c models.c \
+		   policy.c run.c trace.c) $(CACHECTL_DIR)/model.c \
+		   $(CACHECTL_DIR)/err.c $(LCTRAIN_DIR)/lclog.c
+SIM_LIBS	:= -ldl -lelf -ljson-c -lm
+
+# -Bsymbolic: a policy's references to its own globals stay its own.
+$(SIM_POLICY_DIR)/%.so: bpf/%.bpf.c $(BPF_HDRS) $(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) -std=gnu11 -O2 -g -Wall -Werror -Wno-unused-function -fPIC \
+		-shared -Wl,-Bsymbolic -I$(SIM_DIR)/include -Ibpf/include -o $@ $<
+
+# -rdynamic: the kfuncs and helpers are the executable's, for the policies.
+$(CACHESIM): $(SIM_DIR)/main.c $(SIM_LIB) $(SIM_HDRS) $(BPF_HDRS) \
+		$(CACHECTL_DIR)/model.h $(LCTRAIN_DIR)/lclog.h
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(SIM_CFLAGS) -DCACHESIM_POLICY_DIR='"$(SIM_POLICY_DIR)"' -rdynamic \
+		-o $@ $< $(SIM_LIB) $(SIM_LIBS)
+
+.PHONY: sim
+sim: $(CACHESIM) $(SIM_POLICIES)
+
 # --- selftests ---------------------------------------------------------------
 
 SELFTEST_VARS := KSELFTEST_DIR=$(KSELFTEST_DIR) OUTPUT=$(SELFTEST_OUT) CTL_DIR=$(TOP)/module \

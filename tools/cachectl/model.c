@@ -276,3 +276,18 @@ int model_to_text(const struct model *m, const char *name, char *buf,
 	}
 	return ret ?: (int)pos;
 }
+
+int64_t model_logit(const struct model *m, const int64_t *x)
+{
+	int64_t logit = m->bias;
+	unsigned int i, bin;
+
+	for (i = 0; i < m->n_features; i++) {
+		const struct model_feature *f = &m->features[i];
+
+		for (bin = 0; bin + 1 < f->n_bins && x[i] >= f->edges[bin]; bin++)
+			;
+		logit += f->weights[bin];
+	}
+	return logit;
+}

@@ -60,6 +60,13 @@ int model_name_valid(const char *name);
 int model_from_json(const char *json, struct model *m, struct ctl_err *err);
 
 /*
+ * The logit of feature vector @x (m->n_features values) as the module
+ * scores it (module/models.c): the bias plus, per feature, the weight of
+ * the bin @x falls in (bin b holds edges[b - 1] <= x < edges[b]).
+ */
+int64_t model_logit(const struct model *m, const int64_t *x);
+
+/*
  * Writes @m named @name in the module's text format into @buf.
  * Returns the length, or -ENOSPC if @len is too small.
  */

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cachesim: cache_ext policies, built from their own BPF source as host
+ * code, run on traces against a model of the page cache of one memory
+ * cgroup.  The public interface: traces, policies, one simulation.
+ */
+#ifndef CACHESIM_SIM_H
+#define CACHESIM_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One page reference of a trace. */
+enum sim_op {
+	SIM_READ,	/* a read: misses insert the page (admission asked) */
+	SIM_WRITE,	/* a write: misses insert the page (no admission) */
+	SIM_INSERT,	/* a page cached without an access (readahead) */
+};
+
+struct sim_req {
+	uint64_t time_ns;
+	uint64_t index;		/* page index in its file */
+	uint32_t file;		/* index into sim_trace.files */
+	uint8_t op;		/* enum sim_op */
+};
+
+struct sim_file {
+	uint32_t dev;
+	uint64_t ino;
+	uint64_t nr_pages;	/* highest page index seen + 1 */
+};
+
+struct sim_trace {
+	struct sim_req *req;
+	size_t nr, cap;
+	struct sim_file *files;
+	uint32_t nr_files, files_cap;
+	uint64_t nr_accesses;	/* reads and writes (not SIM_INSERT) */
+	uint64_t nr_unique;	/* distinct pages */
+	int timed;		/* the trace has its own timestamps */
+	char format[8];		/* csv, text, lclog */
+};
+
+/*
+ * Reads the trace at @path: @format "csv" (time_us,op,offset_bytes,
+ * size_bytes; every 4 KiB page of a request is one reference), "text"
+ * (one key per line: a page number, or any other word, which names a
+ * page of its own), "lclog" (a log of cachectl trace: insertions and
+ * accesses as the kernel reported them), or NULL to tell by the content.
+ * Returns 0, or -errno with the reason in @err.
+ */
+int sim_trace_read(const char *path, const char *format,
+		   struct sim_trace *t, char *err, size_t len);
+/* Appends one reference (tests and generators); 0 or -ENOMEM. */
+int sim_trace_add(struct sim_trace *t, uint32_t dev, uint64_t ino,
+		  uint64_t index, enum sim_op op, uint64_t time_ns);
+/* Counts the distinct pages once the trace is complete. */
+void sim_trace_finish(struct sim_trace *t);
+void sim_trace_free(struct sim_trace *t);
+
+struct sim_config {
+	uint64_t cache_pages;	/* the cgroup's page cache, in pages */
+	uint32_t batch;		/* folios reclaim asks for per round, 1..32 */
+	uint64_t ns_per_request; /* simulated time of untimed traces */
+};
+
+struct sim_result {
+	uint64_t accesses;	/* reads and writes */
+	uint64_t misses;	/* pages inserted: what the disk would read */
+	uint64_t evict_calls;
+	uint64_t requested;	/* folios asked of the policy */
+	uint64_t proposed;	/* candidates it proposed */
+	uint64_t accepted;	/* candidates evicted */
+	uint64_t fallback;	/* pages the fallback LRU evicted */
+	uint64_t errors;	/* invalid, duplicate or foreign candidates */
+	uint64_t not_admitted;	/* reads dropped after admit_folio() said no */
+	double seconds;		/* CPU time of the simulation */
+	int ejected;		/* the kernel would have ejected the policy */
+	char eject_msg[128];
+};
+
+/* A policy setting: VAR=VALUE for a global variable (knob) of it. */
+struct sim_knob {
+	const char *var;
+	const char *value;
+};
+
+/* A model for the model kfuncs: NAME=FILE (LearnedCache JSON). */
+struct sim_model_file {
+	const char *name;
+	const char *path;
+};
+
+struct sim_setup {
+	const char *policy;	/* path of a policy .so, or "lru" */
+	const struct sim_knob *knobs;
+	unsigned int nr_knobs;
+	const struct sim_model_file *models;
+	unsigned int nr_models;
+};
+
+/* The kernel's LRU alone, with no policy: the baseline. */
+#define SIM_LRU		"lru"
+
+/*
+ * Runs one simulation in a child process (a policy's globals start from
+ * their initial values; a crash of the policy is reported, not shared).
+ * Returns 0 with @res filled, or -errno with the reason in @err.
+ */
+int sim_run_isolated(const struct sim_trace *t, const struct sim_setup *s,
+		     const struct sim_config *cfg, struct sim_result *res,
+		     char *err, size_t len);
+
+/* Runs it in this process; sim_run_isolated()'s child does this. */
+int sim_run(const struct sim_trace *t, const struct sim_setup *s,
+	    const struct sim_config *cfg, struct sim_result *res,
+	    char *err, size_t len);
+
+#endif /* CACHESIM_SIM_H */

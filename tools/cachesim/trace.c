@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Traces for the simulator: the CloudPhysics CSV of ../shared/traces
+ * (block requests split into 4 KiB pages), plain text (one key per
+ * line), and the logs cachectl trace records (lc_trace.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lclog.h"
+#include "sim.h"
+
+#define PAGE_SHIFT	12
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+/* A set of 64-bit keys (open addressing; 0 is stored aside). */
+struct keyset {
+	uint64_t *slot;
+	uint32_t *val;
+	size_t mask, nr;
+};
+
+static int keyset_init(struct keyset *s, size_t expect)
+{
+	size_t size = 1024;
+
+	while (size < 2 * expect)
+		size <<= 1;
+	s->slot = calloc(size, sizeof(*s->slot));
+	s->val = calloc(size, sizeof(*s->val));
+	s->mask = size - 1;
+	s->nr = 0;
+	return s->slot && s->val ? 0 : -ENOMEM;
+}
+
+static void keyset_free(struct keyset *s)
+{
+	free(s->slot);
+	free(s->val);
+}
+
+/* Finds or adds @key (not 0); *@added says which.  NULL: no memory. */
+static uint32_t *keyset_get(struct keyset *s, uint64_t key, int *added)
+{
+	size_t i;
+
+	*added = 0;
+	if (2 * (s->nr + 1) > s->mask + 1) {
+		struct keyset bigger;
+
+		if (keyset_init(&bigger, 2 * s->nr + 2))
+			return NULL;
+		for (i = 0; i <= s->mask; i++) {
+			if (s->slot[i]) {
+				int a;
+
+				*keyset_get(&bigger, s->slot[i], &a) = s->val[i];
+			}
+		}
+		keyset_free(s);
+		*s = bigger;
+	}
+	for (i = mix64(key) & s->mask; s->slot[i]; i = (i + 1) & s->mask)
+		if (s->slot[i] == key)
+			return &s->val[i];
+	s->slot[i] = key;
+	s->nr++;
+	*added = 1;
+	return &s->val[i];
+}
+
+static int file_of(struct sim_trace *t, uint32_t dev, uint64_t ino)
+{
+	uint32_t i;
+
+	/* Traces name few files; the last one is the likely one. */
+	for (i = t->nr_files; i-- > 0;)
+		if (t->files[i].ino == ino && t->files[i].dev == dev)
+			return i;
+	if (t->nr_files == t->files_cap) {
+		uint32_t cap = t->files_cap ? 2 * t->files_cap : 16;
+		struct sim_file *f = realloc(t->files, cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		t->files = f;
+		t->files_cap = cap;
+	}
+	t->files[t->nr_files] = (struct sim_file){ .dev = dev, .ino = ino };
+	return t->nr_files++;
+}
+
+int sim_trace_add(struct sim_trace *t, uint32_t dev, uint64_t ino,
+		  uint64_t index, enum sim_op op, uint64_t time_ns)
+{
+	int file = file_of(t, dev, ino);
+
+	if (file < 0)
+		return file;
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 65536;
+		struct sim_req *r = realloc(t->req, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		t->req = r;
+		t->cap = cap;
+	}
+	t->req[t->nr++] = (struct sim_req){
+		.time_ns = time_ns, .index = index, .file = file, .op = op,
+	};
+	if (t->files[file].nr_pages <= index)
+		t->files[file].nr_pages = index + 1;
+	if (op != SIM_INSERT)
+		t->nr_accesses++;
+	return 0;
+}
+
+void sim_trace_finish(struct sim_trace *t)
+{
+	struct keyset seen;
+	size_t i;
+
+	t->nr_unique = 0;
+	if (keyset_init(&seen, t->nr / 4 + 1))
+		return;
+	for (i = 0; i < t->nr; i++) {
+		/* Never 0: the file number is offset by one. */
+		uint64_t key = mix64(t->req[i].index) ^
+			       ((uint64_t)t->req[i].file + 1) << 52;
+		int added;
+
+		if (!keyset_get(&seen, key ? key : 1, &added))
+			break;
+	}
+	t->nr_unique = seen.nr;
+	keyset_free(&seen);
+}
+
+void sim_trace_free(struct sim_trace *t)
+{
+	free(t->req);
+	free(t->files);
+	memset(t, 0, sizeof(*t));
+}
+
+/* time_us,op,offset_bytes,size_bytes; a header line is allowed. */
+static int read_csv(FILE *f, const char *path, struct sim_trace *t,
+		    char *err, size_t len)
+{
+	unsigned long long time_us, offset, size, page;
+	char line[256], op;
+	unsigned long lineno = 0;
+	int ret;
+
+	t->timed = 1;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (lineno == 1 && !isdigit((unsigned char)line[0]))
+			continue;
+		if (sscanf(line, "%llu,%c,%llu,%llu", &time_us, &op, &offset,
+			   &size) != 4 || (op != 'R' && op != 'W') || !size) {
+			snprintf(err, len, "%s:%lu: not time_us,R|W,offset_bytes,size_bytes",
+				 path, lineno);
+			return -EINVAL;
+		}
+		for (page = offset >> PAGE_SHIFT;
+		     page <= (offset + size - 1) >> PAGE_SHIFT; page++) {
+			ret = sim_trace_add(t, 0, 1, page,
+					    op == 'R' ? SIM_READ : SIM_WRITE,
+					    time_us * 1000);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* KEY [r|w] per line, '#' comments; a non-numeric key names a page. */
+static int read_text(FILE *f, const char *path, struct sim_trace *t,
+		     char *err, size_t len)
+{
+	struct keyset names;
+	char line[4096];
+	unsigned long lineno = 0;
+	int ret = keyset_init(&names, 1024);
+
+	if (ret)
+		return ret;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char *key, *mode, *end, *save;
+		uint64_t index;
+		enum sim_op op = SIM_READ;
+
+		lineno++;
+		key = strtok_r(line, " \t\r\n", &save);
+		if (!key || key[0] == '#')
+			continue;
+		mode = strtok_r(NULL, " \t\r\n", &save);
+		if (mode && (!strcasecmp(mode, "w") || !strcasecmp(mode, "write")))
+			op = SIM_WRITE;
+		else if (mode && strcasecmp(mode, "r") && strcasecmp(mode, "read")) {
+			snprintf(err, len, "%s:%lu: '%s': expected r or w after the key",
+				 path, lineno, mode);
+			ret = -EINVAL;
+			break;
+		}
+		errno = 0;
+		index = strtoull(key, &end, 10);
+		if (*end || errno || !isdigit((unsigned char)key[0])) {
+			/* A name: the n-th distinct name is page n of file 2. */
+			uint64_t h = 1469598103934665603ULL;
+			uint32_t *id;
+			int added;
+
+			for (end = key; *end; end++)
+				h = (h ^ (unsigned char)*end) * 1099511628211ULL;
+			id = keyset_get(&names, h ? h : 1, &added);
+			if (!id) {
+				ret = -ENOMEM;
+				break;
+			}
+			if (added)
+				*id = names.nr - 1;
+			ret = sim_trace_add(t, 0, 2, *id, op, 0);
+			continue;
+		}
+		ret = sim_trace_add(t, 0, 1, index, op, 0);
+	}
+	keyset_free(&names);
+	return ret;
+}
+
+static int read_lclog(const char *path, struct sim_trace *t, char *err,
+		      size_t len)
+{
+	struct lc_events ev = { 0 };
+	size_t i;
+	int ret = lclog_read(path, &ev, err, len);
+
+	t->timed = 1;
+	for (i = 0; !ret && i < ev.nr; i++) {
+		const struct lc_event *e = &ev.ev[i];
+
+		if (e->type == LC_EV_INSERT)
+			ret = sim_trace_add(t, e->dev, e->ino, e->index,
+					    SIM_INSERT, e->time_ns);
+		else if (e->type == LC_EV_ACCESS)
+			ret = sim_trace_add(t, e->dev, e->ino, e->index,
+					    SIM_READ, e->time_ns);
+	}
+	lc_events_free(&ev);
+	return ret;
+}
+
+int sim_trace_read(const char *path, const char *format, struct sim_trace *t,
+		   char *err, size_t len)
+{
+	char head[16] = "";
+	FILE *f;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (!format) {
+		size_t n = fread(head, 1, sizeof(head) - 1, f);
+
+		head[n] = '\0';
+		rewind(f);
+		if (n >= sizeof(LC_LOG_MAGIC) &&
+		    !memcmp(head, LC_LOG_MAGIC, sizeof(LC_LOG_MAGIC)))
+			format = "lclog";
+		else if (strchr(head, ','))
+			format = "csv";
+		else
+			format = "text";
+	}
+	if (!strcmp(format, "csv")) {
+		ret = read_csv(f, path, t, err, len);
+	} else if (!strcmp(format, "text")) {
+		ret = read_text(f, path, t, err, len);
+	} else if (!strcmp(format, "lclog")) {
+		ret = read_lclog(path, t, err, len);
+	} else {
+		snprintf(err, len, "unknown trace format '%s' (csv, text or lclog)",
+			 format);
+		ret = -EINVAL;
+	}
+	fclose(f);
+	if (ret == -ENOMEM)
+		snprintf(err, len, "%s: out of memory", path);
+	if (ret) {
+		sim_trace_free(t);
+		return ret;
+	}
+	snprintf(t->format, sizeof(t->format), "%s", format);
+	sim_trace_finish(t);
+	return 0;
+}
