@@ -4,24 +4,30 @@
  *
  * A folio's value is its expected hits per unit of cache space-time: the
  * hit density of its class at its age.  Folios are grouped into classes by
- * how often they were hit (0, 1, 2, 3+ hits) and ages are counted in
- * coarse ticks of the cgroup's access clock.  Every hit and every eviction
+ * how often they were hit (0, 1, 2, 3+ hits; the read that brought a
+ * folio in, which the kernel reports as its first access, is no hit) and
+ * ages are counted in coarse ticks of the cgroup's access clock since the
+ * folio's last access.  Every hit and every eviction
  * is counted at the age it happened in its class; from those histograms
  * the reconfiguration computes, for each class and age a,
  *
  *   density(a) = hits at ages >= a / sum over ages >= a of events beyond
  *
  * (expected hits over expected remaining lifetime), decays the histograms
- * (EWMA, 7/8), and re-chooses the age tick so that a full turnover of the
- * cache spans about a quarter of the age range.  Eviction samples
+ * (EWMA, 7/8, rounded so that counts do decay to zero), and re-chooses the
+ * age tick so that a full turnover of the cache spans NR_AGES / 16 ticks:
+ * ages reach 8-16 turnovers.  A folio at the oldest age has density 0, as
+ * in LHD: without it, hits of the few folios that grow old make old age
+ * look valuable, and then more folios grow old.  Eviction samples
  * sample_per_candidate folios per candidate of a full batch (as lfu: the
  * classic LRU may ask for a single folio) from the head of the list,
  * scores each with its density and lets the kernel evict the lowest
  * (batch scoring); sampled folios rotate to the tail.
  *
  * A folio's state is its 4 bytes of per-folio state: its class (hits,
- * saturated at 3) and the low 30 bits of the clock at its last access,
- * so ages are right up to 2^30 accesses, far beyond the oldest age class.
+ * saturated at 3), whether its first read was seen, and the low 29 bits
+ * of the clock at its last access, so ages are right up to 2^29
+ * accesses, far beyond the oldest age class.
  *
  * The reconfiguration never runs in the eviction path: it is the
  * BPF_PROG_TYPE_SYSCALL program lhd_reconfigure, run from user space
@@ -41,13 +47,16 @@ char _license[] SEC("license") = "GPL";
 const volatile u32 sample_per_candidate = 8;
 const volatile u32 reconfigure_ms = 500;
 
-#define STAMP_BITS	30
+#define STAMP_BITS	29
+#define STAMP_SHIFT	3
 #define STAMP_MASK	((1U << STAMP_BITS) - 1)
+#define STATE_USED	(1U << 2)
+#define STATE_CLASS	(NR_CLASSES - 1)
 
-/* Per-folio state: (clock at the last access) << 2 | class. */
-static u32 folio_state(u64 clock, u32 class)
+/* Per-folio state: clock at the last access << 3 | used << 2 | class. */
+static u32 folio_state(u64 clock, u32 used, u32 class)
 {
-	return (u32)(clock & STAMP_MASK) << 2 | class;
+	return (u32)(clock & STAMP_MASK) << STAMP_SHIFT | used | class;
 }
 
 struct lhd_cgroup {
@@ -78,16 +87,17 @@ static struct lhd_cgroup zero_cgroup;
 
 u64 nr_reconfigs;
 
-static u32 class_of(u32 hits)
+/* The class of a folio of class @class just hit. */
+static u32 class_after_hit(u32 class)
 {
-	return hits < NR_CLASSES ? hits : NR_CLASSES - 1;
+	return class + 1 < NR_CLASSES ? class + 1 : NR_CLASSES - 1;
 }
 
 /* Age class of a folio whose state is @st. */
 static u32 age_of(struct lhd_cgroup *cg, u32 st)
 {
 	u32 shift = cg->age_shift & 31;
-	u32 age = (((u32)cg->clock - (st >> 2)) & STAMP_MASK) >> shift;
+	u32 age = (((u32)cg->clock - (st >> STAMP_SHIFT)) & STAMP_MASK) >> shift;
 
 	if (age >= NR_AGES)
 		age = NR_AGES - 1;
@@ -121,14 +131,15 @@ static long reconfigure_one(struct bpf_map *map, u64 *id,
 			hits += cg->hits[c][a];
 			events += cg->hits[c][a] + cg->evictions[c][a];
 			lifetime += events;
-			cg->density[c][a] = lifetime ?
+			/* The oldest age goes first, as in LHD. */
+			cg->density[c][a] = lifetime && a < NR_AGES - 1 ?
 				(hits << DENSITY_SHIFT) / lifetime : 0;
-			cg->hits[c][a] -= cg->hits[c][a] >> 3;
-			cg->evictions[c][a] -= cg->evictions[c][a] >> 3;
+			cg->hits[c][a] -= (cg->hits[c][a] + 7) >> 3;
+			cg->evictions[c][a] -= (cg->evictions[c][a] + 7) >> 3;
 		}
 	}
-	/* A turnover of the cache spans NR_AGES / 4 ticks. */
-	while (shift < STAMP_BITS && (turnover >> shift) > NR_AGES / 4)
+	/* A turnover of the cache spans NR_AGES / 16 ticks. */
+	while (shift < STAMP_BITS && (turnover >> shift) > NR_AGES / 16)
 		shift++;
 	cg->age_shift = shift;
 	cg->reconfigs++;
@@ -204,7 +215,7 @@ void CACHE_EXT_OP(lhd_added, struct folio *folio, struct mem_cgroup *memcg)
 
 	if (!cg || !st)
 		return;
-	*st = folio_state(__sync_fetch_and_add(&cg->clock, 1), 0);
+	*st = folio_state(__sync_fetch_and_add(&cg->clock, 1), 0, 0);
 	__sync_fetch_and_add(&cg->nr_folios, 1);
 	bpf_cache_ext_list_add(memcg, LHD_LIST, folio, CACHE_EXT_TAIL);
 }
@@ -218,10 +229,16 @@ void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
 
 	if (!cg || !st)
 		return;
-	c = *st & (NR_CLASSES - 1);
+	/* The read that brought the folio in is no hit. */
+	if (!(*st & STATE_USED)) {
+		*st |= STATE_USED;
+		return;
+	}
+	c = *st & STATE_CLASS;
 	a = age_of(cg, *st) & (NR_AGES - 1);
 	__sync_fetch_and_add(&cg->hits[c][a], 1);
-	*st = folio_state(__sync_fetch_and_add(&cg->clock, 1), class_of(c + 1));
+	*st = folio_state(__sync_fetch_and_add(&cg->clock, 1), STATE_USED,
+			  class_after_hit(c));
 }
 
 void CACHE_EXT_OP(lhd_removed, struct folio *folio, struct mem_cgroup *memcg)
@@ -232,7 +249,7 @@ void CACHE_EXT_OP(lhd_removed, struct folio *folio, struct mem_cgroup *memcg)
 	u32 c, a;
 
 	if (cg && st) {
-		c = *st & (NR_CLASSES - 1);
+		c = *st & STATE_CLASS;
 		a = age_of(cg, *st) & (NR_AGES - 1);
 		__sync_fetch_and_add(&cg->evictions[c][a], 1);
 		__sync_fetch_and_sub(&cg->nr_folios, 1);
@@ -260,7 +277,7 @@ void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
 			continue;
 		st = cache_ext_folio_state(folio, u32);
 		if (st)
-			density = cg->density[*st & (NR_CLASSES - 1)]
+			density = cg->density[*st & STATE_CLASS]
 					     [age_of(cg, *st) & (NR_AGES - 1)];
 		bpf_cache_ext_propose_scored(req, folio, density);
 	}

@@ -11,19 +11,24 @@
  * nothing else to age).
  *
  * Tiers: accesses through file descriptors do not move folios between
- * generations; they raise the folio's reference count, and its tier is
- * order_base_2(refs + 1), 0..3.
+ * generations; they raise the folio's reference count (the first use
+ * sets a flag, as PG_referenced; later ones count, up to MAX_REFS as
+ * LRU_REFS_WIDTH allows), and its tier is order_base_2(refs + 1), 0..3.
  *
- * Refaults: an evicted folio leaves a ghost entry (its tier, and min_seq
- * at eviction).  A folio read again while that generation is recent is a
- * refault of its tier, and enters the youngest generation.
+ * Refaults: an evicted folio leaves a ghost entry (its refs, and min_seq
+ * at eviction).  A folio read again before min_seq moves on is a refault
+ * of its tier (lru_gen_test_recent()).  As in the kernel it enters the
+ * second oldest generation like any new folio; one that had been used
+ * often (refs >= MAX_REFS - 1) gets its refs back at the maximum, so that
+ * it is protected once when it next reaches the oldest generation.
  *
  * Protection (the PID controller): per tier, refaults and evictions (plus
  * protections) are counted for the current generation and averaged over
  * the past ones.  Tier 0 is the set point; a higher tier whose refault
  * rate exceeds tier 0's (with gain 2 for the upper tiers, as the kernel's
- * positive_ctrl_err()) is protected: its folios move to the next
- * generation instead of being evicted.
+ * positive_ctrl_err()) is protected, and so is a folio at MAX_REFS: it
+ * moves to the next generation with its references cleared (the kernel's
+ * folio_inc_gen()), instead of being evicted.
  *
  * Per-cgroup state is keyed by cgroup.
  */
@@ -35,7 +40,7 @@ char _license[] SEC("license") = "GPL";
 #define MIN_NR_GENS	2
 #define NR_TIERS	4
 #define NR_HIST		2
-#define MAX_REFS	7
+#define MAX_REFS	4	/* BIT(LRU_REFS_WIDTH): the kernel's most */
 #define MIN_LRU_BATCH	64
 
 /* Per-folio state (the folio's 4 bytes in the registry). */
@@ -46,7 +51,7 @@ struct mg_folio {
 
 struct mg_ghost {
 	u64 seq;	/* min_seq when evicted */
-	u32 tier;
+	u32 refs;
 };
 
 struct mg_cgroup {
@@ -72,7 +77,7 @@ u64 nr_refaults, nr_protected, nr_aging, nr_min_seq_inc;
 
 static u32 tier_of(u32 refs)
 {
-	/* order_base_2(refs + 1) for refs <= 7 */
+	/* order_base_2(refs + 1) for refs <= MAX_REFS */
 	return refs == 0 ? 0 : refs == 1 ? 1 : refs <= 3 ? 2 : 3;
 }
 
@@ -120,22 +125,25 @@ void CACHE_EXT_OP(mglru_added, struct folio *folio, struct mem_cgroup *memcg)
 	if (!cg)
 		return;
 	seq = cg->min_seq + 1;
-	cache_ext_page_key(&page, folio, memcg);
-	ghost = bpf_map_lookup_elem(&mg_ghosts, &page);
-	if (ghost) {
-		/* Evicted from a recent generation: a refault of its tier. */
-		if (ghost->seq + 1 >= cg->min_seq) {
-			u32 tier = ghost->tier & (NR_TIERS - 1);
-
-			__sync_fetch_and_add(&cg->refaulted[cg->min_seq % NR_HIST][tier], 1);
-			__sync_fetch_and_add(&nr_refaults, 1);
-			seq = cg->max_seq;
-		}
-		bpf_map_delete_elem(&mg_ghosts, &page);
-	}
 	if (st) {
 		st->used = 0;
 		st->refs = 0;
+	}
+	cache_ext_page_key(&page, folio, memcg);
+	ghost = bpf_map_lookup_elem(&mg_ghosts, &page);
+	if (ghost) {
+		/* Evicted from the current oldest generation: a refault. */
+		if (ghost->seq == cg->min_seq) {
+			u32 tier = tier_of(ghost->refs) & (NR_TIERS - 1);
+
+			__sync_fetch_and_add(&cg->refaulted[cg->min_seq % NR_HIST][tier], 1);
+			__sync_fetch_and_add(&nr_refaults, 1);
+			if (st && ghost->refs >= MAX_REFS - 1) {
+				st->used = 1;
+				st->refs = MAX_REFS;
+			}
+		}
+		bpf_map_delete_elem(&mg_ghosts, &page);
 	}
 	bpf_cache_ext_list_add(memcg, seq % NR_GENS, folio, CACHE_EXT_TAIL);
 }
@@ -160,9 +168,9 @@ void CACHE_EXT_OP(mglru_removed, struct folio *folio, struct mem_cgroup *memcg)
 	struct mg_ghost ghost;
 
 	if (cg && st) {
-		ghost.tier = tier_of(st->refs);
+		ghost.refs = st->refs;
 		ghost.seq = cg->min_seq;
-		__sync_fetch_and_add(&cg->evicted[cg->min_seq % NR_HIST][ghost.tier & (NR_TIERS - 1)], 1);
+		__sync_fetch_and_add(&cg->evicted[cg->min_seq % NR_HIST][tier_of(st->refs) & (NR_TIERS - 1)], 1);
 		cache_ext_page_key(&page, folio, memcg);
 		bpf_map_update_elem(&mg_ghosts, &page, &ghost, BPF_ANY);
 	}
@@ -260,9 +268,11 @@ void CACHE_EXT_OP(mglru_evict, struct cache_ext_eviction_ctx *req,
 				break;
 			st = cache_ext_folio_state(folio, struct mg_folio);
 			tier = st ? tier_of(st->refs) : 0;
-			if (tier > tier_idx) {
+			if (st && (tier > tier_idx || st->refs == MAX_REFS)) {
 				__sync_fetch_and_add(&cg->protected[cg->min_seq % NR_HIST][tier & (NR_TIERS - 1)], 1);
 				__sync_fetch_and_add(&nr_protected, 1);
+				st->used = 0;
+				st->refs = 0;
 				bpf_cache_ext_list_move(memcg, next, folio, CACHE_EXT_TAIL);
 				continue;
 			}

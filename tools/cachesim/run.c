@@ -59,6 +59,7 @@ int sim_run_isolated(const struct sim_trace *t, const struct sim_setup *s,
 		memset(&reply, 0, sizeof(reply));
 		reply.ret = sim_run(t, s, cfg, &reply.res, reply.err,
 				    sizeof(reply.err));
+		fflush(NULL);
 		_exit(write_all(fds[1], &reply, sizeof(reply)) ? 2 : 0);
 	}
 	close(fds[1]);
