@@ -65,6 +65,7 @@ help:
 	@echo 'make eval       the papers'"'"' experiments on RocksDB, ripgrep, fio, a real trace (~90 min)'
 	@echo 'make eval-quick a subset of them (~10 min); make eval-NAME: one experiment'
 	@echo 'make eval-doc   copy build/eval/summary.md into the admin guide'
+	@echo 'make sim        cachesim: every policy on the CloudPhysics trace, no VM (TRACE=file for another)'
 	@echo 'make deps       install the Debian packages the build needs'
 	@echo 'make kernel | module | bpf | tools | selftests   build one part'
 
@@ -221,9 +222,8 @@ $(B)/tests/test_%: scripts/tests/test_%.sh
 
 HOST_TESTS	:= $(B)/tests/test_cachectl $(B)/tests/test_lctrain \
 		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval \
-		   $(B)/tests/test_deps $(B)/tests/test_vm
+		   $(B)/tests/test_deps $(B)/tests/test_vm $(B)/tests/test_cachesim
 
-tools: $(CACHECTL) $(LCTRAIN) $(HOST_TESTS)
 
 # cachesim: the policies' own BPF sources built as host shared objects and
 # run on traces (tools/cachesim).  Needs no kernel: its headers stand in for
@@ -259,8 +259,45 @@ $(CACHESIM): $(SIM_DIR)/main.c $(SIM_LIB) $(SIM_HDRS) $(BPF_HDRS) \
 	@$(CC) $(SIM_CFLAGS) -DCACHESIM_POLICY_DIR='"$(SIM_POLICY_DIR)"' -rdynamic \
 		-o $@ $< $(SIM_LIB) $(SIM_LIBS)
 
-.PHONY: sim
-sim: $(CACHESIM) $(SIM_POLICIES)
+# The simulator's tests, with test-only policies (tools/cachesim/tests) and
+# the CloudPhysics trace beside the repository if it is there.
+SIM_TEST_POLICY_DIR := $(SIM_OUT)/test-policies
+SIM_TEST_POLICIES := $(patsubst $(SIM_DIR)/tests/%.bpf.c,$(SIM_TEST_POLICY_DIR)/%.so,\
+		   $(wildcard $(SIM_DIR)/tests/*.bpf.c))
+SHARED_TRACE_DIR := $(firstword $(foreach d,$(TOP)/../shared/traces \
+		   $(shell git -C $(TOP) remote get-url origin 2>/dev/null)/../shared/traces,\
+		   $(if $(wildcard $(d)/cloudphysics-sample.csv),$(abspath $(d)))))
+
+$(SIM_TEST_POLICY_DIR)/%.so: $(SIM_DIR)/tests/%.bpf.c $(BPF_HDRS) $(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) -std=gnu11 -O2 -g -Wall -Werror -Wno-unused-function -fPIC \
+		-shared -Wl,-Bsymbolic -I$(SIM_DIR)/include -Ibpf/include -o $@ $<
+
+$(B)/tests/test_cachesim: $(SIM_DIR)/tests/test_cachesim.c $(SIM_LIB) $(SIM_HDRS) \
+		$(SIM_POLICIES) $(SIM_TEST_POLICIES)
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(SIM_CFLAGS) -DCACHESIM_POLICY_DIR='"$(SIM_POLICY_DIR)"' \
+		-DTEST_POLICY_DIR='"$(SIM_TEST_POLICY_DIR)"' \
+		-DBPF_SRC_DIR='"$(TOP)/bpf"' -DSHARED_TRACE_DIR='"$(SHARED_TRACE_DIR)"' \
+		-rdynamic -o $@ $< $(SIM_LIB) $(SIM_LIBS)
+
+.PHONY: sim sim-build sim-fidelity
+sim-build: $(CACHESIM) $(SIM_POLICIES) $(B)/tests/test_cachesim
+
+# Every policy on a trace (TRACE=, default the CloudPhysics trace) at the
+# cache sizes of ../shared/traces/README.md, or SIZES=.
+SIM_TRACE	?= $(if $(TRACE),$(TRACE),$(SHARED_TRACE_DIR)/cloudphysics-sample.csv)
+SIM_SIZES	?= $(if $(SIZES),$(SIZES),2692,13461,26921,67303)
+sim: sim-build
+	@$(CACHESIM) -p all -s $(SIM_SIZES) $(SIM_TRACE)
+
+# The simulator against libCacheSim's rows of ../shared/traces/README.md.
+sim-fidelity: sim-build
+	@scripts/sim-fidelity.sh $(CACHESIM) $(SHARED_TRACE_DIR)
+
+tools: $(CACHECTL) $(LCTRAIN) $(CACHESIM) $(SIM_POLICIES) $(HOST_TESTS)
 
 # --- selftests ---------------------------------------------------------------
 
