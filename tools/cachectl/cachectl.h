@@ -56,6 +56,7 @@ int cmd_monitor(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_tids(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 
 /*
  * Finds the policy object NAME.bpf.o: in $CACHECTL_BPF_DIR, next to the

@@ -26,6 +26,7 @@ static const struct command {
 	{ "monitor", cmd_monitor, "[--count N]           print events as they happen" },
 	{ "model",   cmd_model,   "load|show|unload ..   the model store of the learned policies" },
 	{ "trace",   cmd_trace,   "--cgroup CG -o LOG    record page cache events for lctrain" },
+	{ "advise",  cmd_advise,  "CGROUP [--apply]      trace, simulate every policy, recommend one" },
 	{ "tids",    cmd_tids,    "add|del|list MAP ..   thread ids for get_scan and admit_filter" },
 };
 

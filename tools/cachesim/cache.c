@@ -333,7 +333,10 @@ static double cpu_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void replay(const struct sim_trace *t, const struct sim_config *cfg)
+typedef int (*syscall_prog)(void *ctx);
+
+static void replay(const struct sim_trace *t, const struct sim_config *cfg,
+		   syscall_prog every_prog, unsigned long every)
 {
 	u64 t0 = t->nr ? t->req[0].time_ns : 0;
 	u32 batch = cfg->batch;
@@ -347,6 +350,8 @@ static void replay(const struct sim_trace *t, const struct sim_config *cfg)
 		sim->now_ns = t->timed ? r->time_ns - t0 :
 					 (u64)i * cfg->ns_per_request;
 		sim_timers_run();
+		if (every_prog && i && i % every == 0)
+			every_prog(NULL);
 		f = registry_find(r->file, r->index);
 		if (r->op == SIM_INSERT) {
 			if (f)
@@ -375,6 +380,7 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 	    char *err, size_t len)
 {
 	const struct cache_ext_ops *ops = NULL;
+	syscall_prog every_prog = NULL;
 	double start;
 	int ret;
 
@@ -390,6 +396,8 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 				      err, len);
 		if (ret)
 			return ret;
+		if (s->every_prog && s->every)
+			every_prog = (syscall_prog)sim_policy_function(s->every_prog);
 	}
 	ret = sim_models_load(s->models, s->nr_models, err, len);
 	if (ret)
@@ -404,7 +412,7 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 	ret = bind(ops, err, len);
 	if (!ret) {
 		start = cpu_seconds();
-		replay(t, cfg);
+		replay(t, cfg, every_prog, s->every);
 		res->seconds = cpu_seconds() - start;
 		if (ops && ops->exit) {
 			struct cache_ext_exit_info info = {

@@ -34,6 +34,8 @@ static struct setup setups[MAX_SETUPS];
 static unsigned int nr_setups;
 static struct sim_model_file models[8];
 static unsigned int nr_models;
+static const char *every_prog;
+static unsigned long every;
 
 static void usage(FILE *f)
 {
@@ -54,6 +56,9 @@ static void usage(FILE *f)
 "  -t, --ns-per-request N  simulated time per reference of a trace without\n"
 "                      timestamps (default 100000: 10,000 references/s)\n"
 "  -m, --model NAME=FILE  a LearnedCache model (JSON) for the model kfuncs\n"
+"  -e, --every PROG=N  run program PROG of the policies that have one (a\n"
+"                      SEC(\"syscall\") program, e.g. lhd_reconfigure) after\n"
+"                      every N references, as a loader would\n"
 "  -j, --jobs N        simulations in parallel (default: online CPUs)\n"
 "  -o, --output F      table (default) or tsv\n"
 "  -h, --help          this text\n"
@@ -237,6 +242,7 @@ static int run_all(const struct sim_trace *t, const unsigned long long *sizes,
 					.policy = s->path, .knobs = s->knobs,
 					.nr_knobs = s->nr_knobs, .models = models,
 					.nr_models = nr_models,
+					.every_prog = every_prog, .every = every,
 				};
 				struct sim_config cfg = *base;
 				struct outcome o;
@@ -354,6 +360,7 @@ int main(int argc, char **argv)
 		{ "batch", required_argument, NULL, 'b' },
 		{ "ns-per-request", required_argument, NULL, 't' },
 		{ "model", required_argument, NULL, 'm' },
+		{ "every", required_argument, NULL, 'e' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -369,7 +376,7 @@ int main(int argc, char **argv)
 	char err[512], *list, *p, *save;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:j:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:e:j:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (add_policies(optarg))
@@ -401,6 +408,16 @@ int main(int argc, char **argv)
 			*p = '\0';
 			models[nr_models].name = optarg;
 			models[nr_models++].path = p + 1;
+			break;
+		case 'e':
+			p = strchr(optarg, '=');
+			if (!p || p == optarg || parse_uint(p + 1, "--every N", 1, ~0UL, &v)) {
+				fprintf(stderr, "cachesim: --every PROG=N, not '%s'\n", optarg);
+				return 2;
+			}
+			*p = '\0';
+			every_prog = optarg;
+			every = v;
 			break;
 		case 'j':
 			if (parse_uint(optarg, "--jobs", 1, 64, &v))

@@ -147,6 +147,13 @@ static int knob_write(void *addr, size_t size, const char *var,
 	return 0;
 }
 
+static void *policy_dl;
+
+void *sim_policy_function(const char *name)
+{
+	return policy_dl ? dlsym(policy_dl, name) : NULL;
+}
+
 int sim_policy_open(const char *path, const struct sim_knob *knobs,
 		    unsigned int nr_knobs, const struct cache_ext_ops **ops,
 		    char *err, size_t len)
@@ -161,6 +168,7 @@ int sim_policy_open(const char *path, const struct sim_knob *knobs,
 		snprintf(err, len, "%s", dlerror());
 		return -ENOENT;
 	}
+	policy_dl = dl;
 	ret = elf_find(path, NULL, &info, err, len);
 	if (ret)
 		return ret;

@@ -19,4 +19,7 @@ int sim_policy_open(const char *path, const struct sim_knob *knobs,
 		    unsigned int nr_knobs, const struct cache_ext_ops **ops,
 		    char *err, size_t len);
 
+/* The function @name of the policy sim_policy_open() loaded, or NULL. */
+void *sim_policy_function(const char *name);
+
 #endif /* CACHESIM_POLICY_H */

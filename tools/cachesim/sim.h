@@ -97,6 +97,14 @@ struct sim_setup {
 	unsigned int nr_knobs;
 	const struct sim_model_file *models;
 	unsigned int nr_models;
+	/*
+	 * A program of the policy (a SEC("syscall") one, such as
+	 * lhd_reconfigure) to run after every @every references, as a
+	 * loader would with bpf_prog_test_run_opts(); ignored for policies
+	 * that have no such program.
+	 */
+	const char *every_prog;
+	unsigned long every;
 };
 
 /* The kernel's LRU alone, with no policy: the baseline. */
