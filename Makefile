@@ -239,7 +239,7 @@ SIM_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		   -Wno-missing-field-initializers -Werror -I$(SIM_DIR)/include \
 		   -I$(SIM_DIR) -Ibpf/include -I$(CACHECTL_DIR) -I$(LCTRAIN_DIR)
 # The simulator: its own files, cachectl's model parser, lctrain's log reader.
-SIM_LIB		:= $(addprefix $(SIM_DIR)/,cache.c kfuncs.c maps.c models.c \
+SIM_LIB		:= $(addprefix $(SIM_DIR)/,cache.c kfuncs.c maps.c models.c oracles.c record.c \
 		   policy.c run.c trace.c) $(CACHECTL_DIR)/model.c \
 		   $(CACHECTL_DIR)/err.c $(LCTRAIN_DIR)/lclog.c
 SIM_LIBS	:= -ldl -lelf -ljson-c -lm

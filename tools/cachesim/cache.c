@@ -22,7 +22,9 @@
 #include <time.h>
 
 #include "internal.h"
+#include "oracles.h"
 #include "policy.h"
+#include "record.h"
 
 struct sim_cache *sim;
 
@@ -391,6 +393,8 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 			 CACHE_EXT_MAX_BATCH);
 		return -EINVAL;
 	}
+	if (!strcmp(s->policy, SIM_BELADY) || !strcmp(s->policy, SIM_ORACLE))
+		return sim_oracle_run(t, s->policy, cfg, res, err, len);
 	if (strcmp(s->policy, SIM_LRU)) {
 		ret = sim_policy_open(s->policy, s->knobs, s->nr_knobs, &ops,
 				      err, len);
@@ -409,7 +413,10 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 		teardown();
 		return ret;
 	}
-	ret = bind(ops, err, len);
+	if (s->record)
+		ret = sim_record_open(s->record, cfg->cache_pages, err, len);
+	if (!ret)
+		ret = bind(ops, err, len);
 	if (!ret) {
 		start = cpu_seconds();
 		replay(t, cfg, every_prog, s->every);
@@ -422,6 +429,8 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 			ops->exit(&sim->memcg, &info);
 		}
 	}
+	if (sim_record_close(err, len) && !ret)
+		ret = -EIO;
 	teardown();
 	sim_maps_reset();
 	return ret;

@@ -36,6 +36,7 @@ static struct sim_model_file models[8];
 static unsigned int nr_models;
 static const char *every_prog;
 static unsigned long every;
+static const char *record;
 
 static void usage(FILE *f)
 {
@@ -46,7 +47,9 @@ static void usage(FILE *f)
 "\n"
 "  -p, --policy LIST   policies, comma separated (repeatable): a name from\n"
 "                      the policy directory, a path to a policy .so, 'lru'\n"
-"                      (the kernel's LRU alone) or 'all' (default); knobs\n"
+"                      (the kernel's LRU alone), 'belady' (MIN), 'oracle'\n"
+"                      (keeps the pages the whole trace uses most) or\n"
+"                      'all' (default: lru and every policy); knobs\n"
 "                      follow the name: ml_rank:oversample=10:model=learned\n"
 "  -s, --size LIST     cache sizes, comma separated: N pages, N%% of the\n"
 "                      trace's distinct pages, or N followed by K, M or G\n"
@@ -56,6 +59,9 @@ static void usage(FILE *f)
 "  -t, --ns-per-request N  simulated time per reference of a trace without\n"
 "                      timestamps (default 100000: 10,000 references/s)\n"
 "  -m, --model NAME=FILE  a LearnedCache model (JSON) for the model kfuncs\n"
+"  -r, --record LOG    write what the policy submits to its ring buffer to\n"
+"                      LOG, as a cachectl trace log (the tracer's events,\n"
+"                      for lctrain); one policy and one size only\n"
 "  -e, --every PROG=N  run program PROG of the policies that have one (a\n"
 "                      SEC(\"syscall\") program, e.g. lhd_reconfigure) after\n"
 "                      every N references, as a loader would\n"
@@ -92,13 +98,14 @@ static int add_setup(const char *spec)
 		fprintf(stderr, "cachesim: empty policy name\n");
 		return -1;
 	}
-	if (!strcmp(name, SIM_LRU))
-		snprintf(s->path, sizeof(s->path), "%s", SIM_LRU);
+	if (!strcmp(name, SIM_LRU) || !strcmp(name, SIM_BELADY) ||
+	    !strcmp(name, SIM_ORACLE))
+		snprintf(s->path, sizeof(s->path), "%s", name);
 	else if (strchr(name, '/'))
 		snprintf(s->path, sizeof(s->path), "%s", name);
 	else
 		snprintf(s->path, sizeof(s->path), "%s/%s.so", policy_dir(), name);
-	if (strcmp(s->path, SIM_LRU) && access(s->path, R_OK)) {
+	if (strchr(s->path, '/') && access(s->path, R_OK)) {
 		fprintf(stderr, "cachesim: no policy '%s' (%s: %s); list them with -p all\n",
 			name, s->path, strerror(errno));
 		return -1;
@@ -243,6 +250,7 @@ static int run_all(const struct sim_trace *t, const unsigned long long *sizes,
 					.nr_knobs = s->nr_knobs, .models = models,
 					.nr_models = nr_models,
 					.every_prog = every_prog, .every = every,
+					.record = record,
 				};
 				struct sim_config cfg = *base;
 				struct outcome o;
@@ -361,6 +369,7 @@ int main(int argc, char **argv)
 		{ "ns-per-request", required_argument, NULL, 't' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "every", required_argument, NULL, 'e' },
+		{ "record", required_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -376,7 +385,7 @@ int main(int argc, char **argv)
 	char err[512], *list, *p, *save;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:e:j:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:e:r:j:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (add_policies(optarg))
@@ -418,6 +427,9 @@ int main(int argc, char **argv)
 			*p = '\0';
 			every_prog = optarg;
 			every = v;
+			break;
+		case 'r':
+			record = optarg;
 			break;
 		case 'j':
 			if (parse_uint(optarg, "--jobs", 1, 64, &v))
@@ -462,7 +474,15 @@ int main(int argc, char **argv)
 		}
 		nr_sizes++;
 	}
+	if (record && nr_setups * nr_sizes != 1) {
+		fprintf(stderr, "cachesim: --record takes one policy and one size\n");
+		return 2;
+	}
 	out = calloc(nr_setups * nr_sizes, sizeof(*out));
+	for (i = 0; out && i < nr_setups * nr_sizes; i++) {
+		out[i].ret = -ECHILD;
+		snprintf(out[i].err, sizeof(out[i].err), "the worker process died");
+	}
 	if (!out || run_all(&t, sizes, nr_sizes, &cfg, jobs > 0 ? jobs : 1, out)) {
 		fprintf(stderr, "cachesim: %s\n", strerror(errno));
 		return 1;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "record.h"
 #include "bpf/bpf_helpers.h"
 
 struct cachesim_map {
@@ -319,16 +320,21 @@ long cachesim_map_for_each(struct cachesim_map *m, void *cb, void *ctx,
 	return n;
 }
 
+/* One record at a time: a policy submits or discards before the next. */
+static size_t reserved;
+
 void *cachesim_ringbuf_reserve(struct cachesim_map *m, unsigned long long size,
 			       unsigned long long flags)
 {
 	if (flags || size > m->def.max_entries)
 		return NULL;
+	reserved = size;
 	return m->values;
 }
 
 void bpf_ringbuf_submit(void *data, unsigned long long flags)
 {
+	sim_record_write(data, reserved);
 }
 
 void bpf_ringbuf_discard(void *data, unsigned long long flags)

@@ -56,6 +56,11 @@ int sim_trace_add(struct sim_trace *t, uint32_t dev, uint64_t ino,
 		  uint64_t index, enum sim_op op, uint64_t time_ns);
 /* Counts the distinct pages once the trace is complete. */
 void sim_trace_finish(struct sim_trace *t);
+/*
+ * Numbers the distinct pages 0, 1, ... in order of first reference:
+ * @ids[i] is request i's page.  *@nr gets their number.  0 or -ENOMEM.
+ */
+int sim_trace_page_ids(const struct sim_trace *t, uint32_t *ids, uint32_t *nr);
 void sim_trace_free(struct sim_trace *t);
 
 struct sim_config {
@@ -105,10 +110,18 @@ struct sim_setup {
 	 */
 	const char *every_prog;
 	unsigned long every;
+	/*
+	 * Write what the policy submits to its ring buffers to this file, as
+	 * a cachectl trace log (lc_trace.h): the tracer's events, for lctrain.
+	 */
+	const char *record;
 };
 
 /* The kernel's LRU alone, with no policy: the baseline. */
 #define SIM_LRU		"lru"
+/* Offline references (oracles.c): Belady's MIN, a frequency oracle. */
+#define SIM_BELADY	"belady"
+#define SIM_ORACLE	"oracle"
 
 /*
  * Runs one simulation in a child process (a policy's globals start from

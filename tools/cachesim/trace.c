@@ -129,25 +129,39 @@ int sim_trace_add(struct sim_trace *t, uint32_t dev, uint64_t ino,
 	return 0;
 }
 
-void sim_trace_finish(struct sim_trace *t)
+int sim_trace_page_ids(const struct sim_trace *t, uint32_t *ids, uint32_t *nr)
 {
 	struct keyset seen;
 	size_t i;
 
-	t->nr_unique = 0;
 	if (keyset_init(&seen, t->nr / 4 + 1))
-		return;
+		return -ENOMEM;
 	for (i = 0; i < t->nr; i++) {
-		/* Never 0: the file number is offset by one. */
 		uint64_t key = mix64(t->req[i].index) ^
 			       ((uint64_t)t->req[i].file + 1) << 52;
+		uint32_t *id;
 		int added;
 
-		if (!keyset_get(&seen, key ? key : 1, &added))
-			break;
+		id = keyset_get(&seen, key ? key : 1, &added);
+		if (!id) {
+			keyset_free(&seen);
+			return -ENOMEM;
+		}
+		if (added)
+			*id = seen.nr - 1;
+		ids[i] = *id;
 	}
-	t->nr_unique = seen.nr;
+	*nr = seen.nr;
 	keyset_free(&seen);
+	return 0;
+}
+
+void sim_trace_finish(struct sim_trace *t)
+{
+	uint32_t *ids = malloc((t->nr ? t->nr : 1) * sizeof(*ids)), nr = 0;
+
+	t->nr_unique = ids && !sim_trace_page_ids(t, ids, &nr) ? nr : 0;
+	free(ids);
 }
 
 void sim_trace_free(struct sim_trace *t)

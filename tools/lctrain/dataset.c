@@ -12,6 +12,11 @@
 
 static const struct lc_event *sort_base;
 
+static int same_instant_rank(unsigned int type)
+{
+	return type == LC_EV_EVICT ? 0 : type == LC_EV_INSERT ? 1 : 2;
+}
+
 static int by_page_time(const void *a, const void *b)
 {
 	const struct lc_event *x = &sort_base[*(const size_t *)a];
@@ -25,8 +30,11 @@ static int by_page_time(const void *a, const void *b)
 		return x->index < y->index ? -1 : 1;
 	if (x->time_ns != y->time_ns)
 		return x->time_ns < y->time_ns ? -1 : 1;
-	/* Same instant: an eviction before the insertion that follows it. */
-	return (int)y->type - (int)x->type;
+	/*
+	 * Same instant: an eviction before the insertion that follows it,
+	 * an insertion before the read that brought it in.
+	 */
+	return same_instant_rank(x->type) - same_instant_rank(y->type);
 }
 
 static int same_page(const struct lc_event *a, const struct lc_event *b)
@@ -136,6 +144,221 @@ out:
 	free(evict_time);
 	free(later);
 	free(order);
+	if (ret)
+		dataset_free(ds);
+	return ret;
+}
+
+/* Page and file states by key, for the replay of the accesses. */
+struct state_map {
+	uint64_t *keys;		/* 3 words per slot: dev, ino, index + 1 */
+	uint32_t *val;		/* slot -> state index + 1 */
+	size_t mask, nr;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static int map_init(struct state_map *m, size_t expect)
+{
+	size_t size = 1024;
+
+	while (size < 2 * expect)
+		size <<= 1;
+	m->keys = calloc(3 * size, sizeof(*m->keys));
+	m->val = calloc(size, sizeof(*m->val));
+	m->mask = size - 1;
+	m->nr = 0;
+	return m->keys && m->val ? 0 : -ENOMEM;
+}
+
+static void map_free(struct state_map *m)
+{
+	free(m->keys);
+	free(m->val);
+}
+
+static size_t map_slot(const struct state_map *m, uint64_t dev, uint64_t ino,
+		       uint64_t index)
+{
+	size_t i = mix(mix(dev ^ ino << 20) ^ index) & m->mask;
+
+	for (; m->val[i]; i = (i + 1) & m->mask) {
+		const uint64_t *k = &m->keys[3 * i];
+
+		if (k[0] == dev && k[1] == ino && k[2] == index + 1)
+			break;
+	}
+	return i;
+}
+
+/* Twice the slots, the same states: kept at most half full. */
+static int map_grow(struct state_map *m)
+{
+	struct state_map bigger;
+	size_t i;
+
+	if (map_init(&bigger, m->mask + 1))
+		return -ENOMEM;
+	for (i = 0; i <= m->mask; i++) {
+		const uint64_t *k = &m->keys[3 * i];
+		size_t j;
+
+		if (!m->val[i])
+			continue;
+		j = map_slot(&bigger, k[0], k[1], k[2] - 1);
+		memcpy(&bigger.keys[3 * j], k, 3 * sizeof(*k));
+		bigger.val[j] = m->val[i];
+	}
+	bigger.nr = m->nr;
+	map_free(m);
+	*m = bigger;
+	return 0;
+}
+
+/* The state index of (@dev, @ino, @index), a new one if none; -1: no memory. */
+static int64_t map_get(struct state_map *m, uint64_t dev, uint64_t ino,
+		       uint64_t index)
+{
+	size_t i;
+
+	if (2 * (m->nr + 1) > m->mask + 1 && map_grow(m))
+		return -1;
+	i = map_slot(m, dev, ino, index);
+	if (!m->val[i]) {
+		m->keys[3 * i] = dev;
+		m->keys[3 * i + 1] = ino;
+		m->keys[3 * i + 2] = index + 1;
+		m->val[i] = ++m->nr;
+	}
+	return m->val[i] - 1;
+}
+
+int dataset_build_accesses(const struct lc_events *ev, uint64_t horizon_ns,
+			   struct dataset *ds)
+{
+	struct state_map pages = { 0 }, files = { 0 };
+	struct lc_page_state *ps = NULL;
+	struct lc_inode_state *fs = NULL;
+	uint64_t *file_pages = NULL, *next_use = NULL, *next_evict = NULL;
+	uint64_t *use_after = NULL, *evict_after = NULL;
+	size_t *idx = NULL, n = 0, i, j, nr_access = 0;
+	struct dataset by_eviction;
+	int ret;
+
+	memset(ds, 0, sizeof(*ds));
+	/* The horizon: the mean residency, as for eviction rows. */
+	ret = dataset_build(ev, horizon_ns, &by_eviction);
+	if (ret)
+		return ret;
+	ds->horizon_ns = by_eviction.horizon_ns;
+	ds->mean_residency_ns = by_eviction.mean_residency_ns;
+	dataset_free(&by_eviction);
+
+	ret = -ENOMEM;
+	for (i = 0; i < ev->nr; i++)
+		nr_access += ev->ev[i].type == LC_EV_ACCESS;
+	for (i = 0; i < ev->nr; i++)
+		n += ev->ev[i].type != LC_EV_DROPS;
+	idx = malloc((n + 1) * sizeof(*idx));
+	next_use = malloc((n + 1) * sizeof(*next_use));
+	next_evict = malloc((n + 1) * sizeof(*next_evict));
+	use_after = malloc((n + 1) * sizeof(*use_after));
+	evict_after = malloc((n + 1) * sizeof(*evict_after));
+	if (!idx || !next_use || !next_evict || !use_after || !evict_after ||
+	    map_init(&pages, 1024) || map_init(&files, 1024))
+		goto out;
+
+	/* Per page, in time order: the next use and next eviction after each. */
+	for (i = 0, j = 0; i < ev->nr; i++)
+		if (ev->ev[i].type != LC_EV_DROPS)
+			idx[j++] = i;
+	sort_base = ev->ev;
+	qsort(idx, n, sizeof(*idx), by_page_time);
+	for (i = n; i-- > 0;) {
+		const struct lc_event *e = &ev->ev[idx[i]];
+		const struct lc_event *nx = i + 1 < n ? &ev->ev[idx[i + 1]] : NULL;
+		int same = nx && same_page(nx, e);
+
+		use_after[i] = !same ? 0 : nx->type != LC_EV_EVICT ? nx->time_ns :
+			       use_after[i + 1];
+		evict_after[i] = !same ? 0 : nx->type == LC_EV_EVICT ? nx->time_ns :
+				 evict_after[i + 1];
+		next_use[idx[i]] = use_after[i];
+		next_evict[idx[i]] = evict_after[i];
+	}
+
+	/*
+	 * Number the pages and files; file sizes from the evictions'
+	 * features, else the highest index (bit 63: from a feature).
+	 */
+	file_pages = calloc(ev->nr + 1, sizeof(*file_pages));
+	if (!file_pages)
+		goto out;
+	for (i = 0; i < ev->nr; i++) {
+		const struct lc_event *e = &ev->ev[i];
+		int64_t f;
+
+		if (e->type == LC_EV_DROPS)
+			continue;
+		f = map_get(&files, e->dev, e->ino, 0);
+		if (f < 0 || map_get(&pages, e->dev, e->ino, e->index) < 0)
+			goto out;
+		if (e->type == LC_EV_EVICT && e->features[LC_FILE_PAGES] > 0)
+			file_pages[f] = e->features[LC_FILE_PAGES] | 1ULL << 63;
+		else if (!(file_pages[f] >> 63) && file_pages[f] <= e->index)
+			file_pages[f] = e->index + 1;
+	}
+
+	ps = calloc(pages.nr + 1, sizeof(*ps));
+	fs = calloc(files.nr + 1, sizeof(*fs));
+	ds->x = malloc((nr_access + 1) * sizeof(*ds->x));
+	ds->y = malloc(nr_access + 1);
+	ds->time = malloc((nr_access + 1) * sizeof(*ds->time));
+	if (!ps || !fs || !ds->x || !ds->y || !ds->time)
+		goto out;
+	/* Replay the accesses in the order received, as the tracer saw them. */
+	for (i = 0; i < ev->nr; i++) {
+		const struct lc_event *e = &ev->ev[i];
+		__s64 x[LC_NR_FEATURES];
+		int64_t p, f;
+		uint64_t limit;
+
+		if (e->type != LC_EV_ACCESS)
+			continue;
+		p = map_get(&pages, e->dev, e->ino, e->index);
+		f = map_get(&files, e->dev, e->ino, 0);
+
+		lc_features(&ps[p], &fs[f], e->index, e->time_ns, x);
+		for (j = 0; j < LC_NR_FEATURES; j++)
+			ds->x[ds->nr][j] = x[j];
+		if (!ps[p].t.last)
+			ds->x[ds->nr][LC_FILE_PAGES] = file_pages[f] & ~(1ULL << 63);
+		limit = (next_evict[i] ? next_evict[i] : e->time_ns) + ds->horizon_ns;
+		ds->y[ds->nr] = next_use[i] && next_use[i] <= limit;
+		ds->positives += ds->y[ds->nr];
+		ds->time[ds->nr++] = e->time_ns;
+		lc_access(&ps[p], &fs[f], e->index, file_pages[f] & ~(1ULL << 63),
+			  e->time_ns);
+	}
+	ret = ds->nr ? 0 : -ENODATA;
+out:
+	map_free(&pages);
+	map_free(&files);
+	free(ps);
+	free(fs);
+	free(file_pages);
+	free(idx);
+	free(next_use);
+	free(next_evict);
+	free(use_after);
+	free(evict_after);
 	if (ret)
 		dataset_free(ds);
 	return ret;

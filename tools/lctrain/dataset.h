@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Training rows from trace events: one per eviction, labelled by reuse. */
+/* Training rows from trace events: per eviction or per access, labelled by reuse. */
 #ifndef LCTRAIN_DATASET_H
 #define LCTRAIN_DATASET_H
 
@@ -29,6 +29,18 @@ struct dataset {
 int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 		  struct dataset *ds);
 void dataset_free(struct dataset *ds);
+
+/*
+ * One row per access, as LearnedCache defines them: the page's features
+ * just before the access (lc_features(), from the page and file state the
+ * events so far give, as the tracer computes them), labelled 1 if the page
+ * is accessed again before the horizon after its next eviction (or after
+ * the access, for a page not evicted again).  File sizes come from the
+ * evictions' features, else the highest index seen.  @horizon_ns 0: the
+ * mean residency.  Returns 0, -ENOMEM, or -ENODATA (no evictions).
+ */
+int dataset_build_accesses(const struct lc_events *ev, uint64_t horizon_ns,
+			   struct dataset *ds);
 
 /* The first @n rows of @ds (time order) and the rest, as views. */
 void dataset_split(const struct dataset *ds, size_t n, struct dataset *head,

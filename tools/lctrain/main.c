@@ -8,7 +8,8 @@
  *
  * One row per eviction with the nine features recorded at that moment,
  * labelled "reinserted within the horizon" (default: the mean residency,
- * the time the cache takes to turn over).  The last --holdout of the rows
+ * the time the cache takes to turn over), or with --rows access one per
+ * access as LearnedCache defines them (dataset.h).  The last --holdout of the rows
  * in time (20%) is held out.  Prints the hold-out AUC, precision and
  * recall of the quantized model, and writes JSON for `cachectl model load`.
  * Deterministic for a given seed.
@@ -23,13 +24,18 @@
 #include "lc_model.h"
 
 static const char usage[] =
-"usage: lctrain [-o model.json] [--horizon-ms MS] [--holdout F] [--epochs N]\n"
-"               [--seed N] [--scale N] LOG...\n"
+"usage: lctrain [-o model.json] [--rows eviction|access] [--horizon-ms MS]\n"
+"               [--holdout F] [--epochs N] [--seed N] [--scale N] LOG...\n"
 "       lctrain --synthetic ROWS [--epochs N]\n"
 "\n"
 "Trains the LearnedCache perceptron on trace logs written by\n"
 "'cachectl trace' and writes it for 'cachectl model load NAME model.json'.\n"
 "  -o, --output FILE     the model (default model.json)\n"
+"  --rows KIND           eviction (default): one row per eviction, its\n"
+"                        features then, reused = inserted again within the\n"
+"                        horizon; access: one per access, its features just\n"
+"                        before, reused = accessed again before the horizon\n"
+"                        after the page's next eviction (LearnedCache's rows)\n"
 "  --horizon-ms MS       reuse horizon (default: mean residency in the log)\n"
 "  --holdout F           last fraction of rows, in time, held out (0.2)\n"
 "  --epochs N            passes over the training rows (3)\n"
@@ -76,6 +82,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "horizon-ms", required_argument, NULL, 'H' },
+		{ "rows", required_argument, NULL, 'R' },
 		{ "holdout", required_argument, NULL, 'O' },
 		{ "epochs", required_argument, NULL, 'e' },
 		{ "seed", required_argument, NULL, 's' },
@@ -88,6 +95,7 @@ int main(int argc, char **argv)
 	const char *output = "model.json";
 	double holdout = 0.2, horizon_ms = 0;
 	long long scale = 1000;
+	int per_access = 0;
 	size_t synth = 0, n_train;
 	struct lc_events ev = { 0 };
 	struct dataset ds, train, test;
@@ -101,6 +109,11 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': output = optarg; break;
+		case 'R':
+			if (strcmp(optarg, "eviction") && strcmp(optarg, "access"))
+				goto bad;
+			per_access = !strcmp(optarg, "access");
+			break;
 		case 'H': horizon_ms = strtod(optarg, &end); if (*end || horizon_ms < 0) goto bad; break;
 		case 'O': holdout = strtod(optarg, &end); if (*end || holdout < 0 || holdout >= 1) goto bad; break;
 		case 'e': topts.epochs = strtoul(optarg, &end, 10); if (*end || !topts.epochs) goto bad; break;
@@ -126,7 +139,7 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		if (dataset_build(&ev, horizon_ms * 1e6, &ds)) {
+		if ((per_access ? dataset_build_accesses : dataset_build)(&ev, horizon_ms * 1e6, &ds)) {
 			fprintf(stderr, "lctrain: no evictions in the log%s: trace a workload larger than the cgroup's memory\n",
 				argc - optind > 1 ? "s" : "");
 			return 1;

@@ -369,6 +369,67 @@ static void test_traces(void)
 		check(0, "cleanup");
 }
 
+/* Belady's MIN by hand, and the order of the references on Zipf. */
+static void test_oracles(const struct sim_trace *zipf)
+{
+	static const unsigned int refs[] = { 1, 2, 3, 1, 4, 1, 2 };
+	struct sim_trace t;
+	struct sim_result res;
+	long long belady, oracle, lfu, lru;
+	unsigned int i;
+
+	memset(&t, 0, sizeof(t));
+	for (i = 0; i < 7; i++)
+		sim_trace_add(&t, 0, 1, refs[i], SIM_READ, 0);
+	sim_trace_finish(&t);
+	/* 1 2 3 (2 goes: used last) 1 4 (3 goes: never again) 1 2 */
+	i = run(&t, SIM_BELADY, NULL, 0, 2, 1, &res);
+	check(!i && res.misses == 5, "belady by hand: 5 misses of 7, got %llu",
+	      (unsigned long long)res.misses);
+	sim_trace_free(&t);
+
+	belady = misses(zipf, SIM_BELADY, 1000);
+	oracle = misses(zipf, SIM_ORACLE, 1000);
+	lfu = misses(zipf, policy("lfu"), 1000);
+	lru = misses(zipf, SIM_LRU, 1000);
+	check(zipf->nr_unique <= (unsigned long long)belady && belady < oracle &&
+	      oracle < lfu && oracle < lru,
+	      "distinct pages %llu <= belady %lld < frequency oracle %lld < lfu %lld, lru %lld",
+	      (unsigned long long)zipf->nr_unique, belady, oracle, lfu, lru);
+}
+
+/* The tracer in the simulator records the log lctrain reads. */
+static void test_record(const struct sim_trace *zipf)
+{
+	char path[] = "/tmp/cachesim-record.XXXXXX";
+	struct sim_setup s = { .policy = policy("tracer"), .record = path };
+	struct sim_config cfg = { .cache_pages = 1000, .batch = 32, .ns_per_request = 100000 };
+	struct lc_events ev = { 0 };
+	struct sim_result res;
+	size_t i, inserts = 0, accesses = 0, evictions = 0;
+	int fd = mkstemp(path), ret;
+
+	if (fd < 0) {
+		check(0, "mkstemp: %s", strerror(errno));
+		return;
+	}
+	close(fd);
+	ret = sim_run_isolated(zipf, &s, &cfg, &res, err, sizeof(err));
+	if (!ret)
+		ret = lclog_read(path, &ev, err, sizeof(err));
+	for (i = 0; !ret && i < ev.nr; i++) {
+		inserts += ev.ev[i].type == LC_EV_INSERT;
+		accesses += ev.ev[i].type == LC_EV_ACCESS;
+		evictions += ev.ev[i].type == LC_EV_EVICT;
+	}
+	check(!ret && inserts == res.misses && accesses == res.accesses &&
+	      evictions + 1000 >= res.misses && ev.ev[ev.nr - 1].time_ns > 0,
+	      "--record: the tracer's log, %zu insertions, %zu accesses, %zu evictions%s%s",
+	      inserts, accesses, evictions, ret ? ": " : "", ret ? err : "");
+	lc_events_free(&ev);
+	unlink(path);
+}
+
 /* lhd and the mglru port against the algorithms they follow. */
 static void test_algorithms(void)
 {
@@ -494,6 +555,8 @@ int main(void)
 	test_scored_and_ejection();
 	test_knobs(&zipf);
 	test_traces();
+	test_oracles(&zipf);
+	test_record(&zipf);
 	test_algorithms();
 	test_fidelity();
 	test_speed();

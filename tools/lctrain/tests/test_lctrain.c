@@ -404,6 +404,47 @@ static void test_same_page_linear(void)
 	free(ev.ev);
 }
 
+/*
+ * Rows per access (times from 1000 ns on): page 1 read at 0, 10 and
+ * 100 ns, evicted at 20 ns and inserted again at 100; page 2 read at 5
+ * and evicted at 15 (the mean
+ * residency, the horizon, is (20 + 10) / 2 = 15 ns).  The access at 0 is
+ * followed by one at 10, before the eviction at 20 + 15: reused.  The one
+ * at 10 by one at 100, after 20 + 15: not.  Page 2's one access: not.
+ * The last access has no eviction after it and no later use: not.
+ */
+static void test_access_rows(void)
+{
+	static const struct lc_event evs[] = {
+		{ .type = LC_EV_INSERT, .ino = 7, .index = 1, .time_ns = 1000 },
+		{ .type = LC_EV_ACCESS, .ino = 7, .index = 1, .time_ns = 1000 },
+		{ .type = LC_EV_INSERT, .ino = 7, .index = 2, .time_ns = 1005 },
+		{ .type = LC_EV_ACCESS, .ino = 7, .index = 2, .time_ns = 1005 },
+		{ .type = LC_EV_ACCESS, .ino = 7, .index = 1, .time_ns = 1010 },
+		{ .type = LC_EV_EVICT, .ino = 7, .index = 2, .time_ns = 1015,
+		  .features = { [LC_FILE_PAGES] = 64 } },
+		{ .type = LC_EV_EVICT, .ino = 7, .index = 1, .time_ns = 1020 },
+		{ .type = LC_EV_INSERT, .ino = 7, .index = 1, .time_ns = 1100 },
+		{ .type = LC_EV_ACCESS, .ino = 7, .index = 1, .time_ns = 1100 },
+	};
+	struct lc_events ev = { .ev = (struct lc_event *)evs, .nr = 9, .cap = 9 };
+	struct dataset ds;
+	int ret = dataset_build_accesses(&ev, 0, &ds);
+
+	check(!ret && ds.nr == 4 && ds.horizon_ns == 15 &&
+	      ds.y[0] == 1 && ds.y[1] == 0 && ds.y[2] == 0 && ds.y[3] == 0 &&
+	      ds.positives == 1,
+	      "dataset: one row per access, labelled by reuse before the horizon after the next eviction (%zu rows, %zu reused)",
+	      ds.nr, ds.positives);
+	/* Features as the tracer computes them, before the access counts. */
+	check(!ret && ds.x[0][LC_PAGE_DT1] == LC_DT_NONE &&
+	      ds.x[2][LC_IDLE] == 10 && ds.x[2][LC_DISTANCE] == 1 &&
+	      ds.x[1][LC_FILE_PAGES] == 64 && ds.x[2][LC_PAGE_EMA] > 0,
+	      "dataset: an access row's features are the page's state just before it");
+	if (!ret)
+		dataset_free(&ds);
+}
+
 int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/lctrain.XXXXXX";
@@ -419,6 +460,7 @@ int main(int argc, char **argv)
 	test_learning(dir);
 	test_bad_logs(dir);
 	test_same_page_linear();
+	test_access_rows();
 	rmdir(dir);
 	return tap_done();
 }
