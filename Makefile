@@ -66,6 +66,7 @@ help:
 	@echo 'make eval-quick a subset of them (~10 min); make eval-NAME: one experiment'
 	@echo 'make eval-doc   copy build/eval/summary.md into the admin guide'
 	@echo 'make sim        cachesim: every policy on the CloudPhysics trace, no VM (TRACE=file for another)'
+	@echo 'make bench-learned-sim  learned policies vs heuristics, Belady, a frequency oracle (cachesim)'
 	@echo 'make deps       install the Debian packages the build needs'
 	@echo 'make kernel | module | bpf | tools | selftests   build one part'
 
@@ -283,7 +284,7 @@ $(B)/tests/test_cachesim: $(SIM_DIR)/tests/test_cachesim.c $(SIM_LIB) $(SIM_HDRS
 		-DBPF_SRC_DIR='"$(TOP)/bpf"' -DSHARED_TRACE_DIR='"$(SHARED_TRACE_DIR)"' \
 		-rdynamic -o $@ $< $(SIM_LIB) $(SIM_LIBS)
 
-.PHONY: sim sim-build sim-fidelity
+.PHONY: sim sim-build sim-fidelity bench-learned-sim
 sim-build: $(CACHESIM) $(SIM_POLICIES) $(B)/tests/test_cachesim
 
 # Every policy on a trace (TRACE=, default the CloudPhysics trace) at the
@@ -292,6 +293,11 @@ SIM_TRACE	?= $(if $(TRACE),$(TRACE),$(SHARED_TRACE_DIR)/cloudphysics-sample.csv)
 SIM_SIZES	?= $(if $(SIZES),$(SIZES),2692,13461,26921,67303)
 sim: sim-build
 	@$(CACHESIM) -p all -s $(SIM_SIZES) $(SIM_TRACE)
+
+# The learned policies against the heuristics, Belady and a frequency
+# oracle, in cachesim on Zipfian reads (a benchmark: it prints numbers).
+bench-learned-sim: sim-build $(LCTRAIN)
+	@bench/learned_sim.sh $(CACHESIM) $(LCTRAIN) $(BENCH_ARGS)
 
 # The simulator against libCacheSim's rows of ../shared/traces/README.md.
 sim-fidelity: sim-build

@@ -47,10 +47,21 @@ struct sim_trace {
  * (one key per line: a page number, or any other word, which names a
  * page of its own), "lclog" (a log of cachectl trace: insertions and
  * accesses as the kernel reported them), or NULL to tell by the content.
+ * A @path of the form zipf:PAGES:READS:THETA:SEED[:PERM_SEED] is
+ * generated instead (sim_trace_zipf()).
  * Returns 0, or -errno with the reason in @err.
  */
 int sim_trace_read(const char *path, const char *format,
 		   struct sim_trace *t, char *err, size_t len);
+/*
+ * A synthetic trace: @nr reads of @pages pages of one file, page ranks
+ * Zipf(@theta)-distributed and spread over the file by a permutation that
+ * depends on @perm_seed only (so that two traces of different @seed have
+ * the same hot pages).  0 or -ENOMEM.
+ */
+int sim_trace_zipf(struct sim_trace *t, uint32_t pages, size_t nr,
+		   double theta, uint64_t seed, uint64_t perm_seed);
+
 /* Appends one reference (tests and generators); 0 or -ENOMEM. */
 int sim_trace_add(struct sim_trace *t, uint32_t dev, uint64_t ino,
 		  uint64_t index, enum sim_op op, uint64_t time_ns);

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,83 @@ static int read_lclog(const char *path, struct sim_trace *t, char *err,
 	return ret;
 }
 
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545f4914f6cdd1dULL;
+}
+
+int sim_trace_zipf(struct sim_trace *t, uint32_t pages, size_t nr,
+		   double theta, uint64_t seed, uint64_t perm_seed)
+{
+	double *cdf = malloc(pages * sizeof(*cdf)), sum = 0;
+	uint32_t *perm = malloc(pages * sizeof(*perm)), i;
+	uint64_t x = perm_seed * 0x9e3779b97f4a7c15ULL + 1;
+	size_t k;
+	int ret = -ENOMEM;
+
+	memset(t, 0, sizeof(*t));
+	if (!cdf || !perm || !pages)
+		goto out;
+	for (i = 0; i < pages; i++) {
+		sum += 1 / pow(i + 1, theta);
+		cdf[i] = sum;
+		perm[i] = i;
+	}
+	for (i = pages - 1; i > 0; i--) {
+		uint32_t j = (xorshift(&x) >> 11) % (i + 1), tmp = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = tmp;
+	}
+	x = seed * 0x9e3779b97f4a7c15ULL + 7;
+	for (k = 0; k < nr; k++) {
+		double u = (double)(xorshift(&x) >> 11) / (1ULL << 53) * sum;
+		uint32_t lo = 0, hi = pages - 1;
+
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+
+			if (cdf[mid] < u)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (sim_trace_add(t, 0, 1, perm[lo], SIM_READ, 0))
+			goto out;
+	}
+	snprintf(t->format, sizeof(t->format), "zipf");
+	sim_trace_finish(t);
+	ret = 0;
+out:
+	free(cdf);
+	free(perm);
+	return ret;
+}
+
+/* zipf:PAGES:READS:THETA:SEED[:PERM_SEED] */
+static int read_zipf_spec(const char *spec, struct sim_trace *t, char *err,
+			  size_t len)
+{
+	unsigned long pages, perm_seed;
+	unsigned long long reads, seed;
+	double theta;
+	int n = sscanf(spec, "zipf:%lu:%llu:%lf:%llu:%lu", &pages, &reads, &theta,
+		       &seed, &perm_seed);
+
+	if (n < 4 || !pages || pages > UINT32_MAX || !reads || theta < 0) {
+		snprintf(err, len, "'%s': zipf:PAGES:READS:THETA:SEED[:PERM_SEED]", spec);
+		return -EINVAL;
+	}
+	if (sim_trace_zipf(t, pages, reads, theta, seed, n == 5 ? perm_seed : 1)) {
+		snprintf(err, len, "%s: out of memory", spec);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int sim_trace_read(const char *path, const char *format, struct sim_trace *t,
 		   char *err, size_t len)
 {
@@ -288,6 +366,8 @@ int sim_trace_read(const char *path, const char *format, struct sim_trace *t,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
+	if (!strncmp(path, "zipf:", 5))
+		return read_zipf_spec(path, t, err, len);
 	f = fopen(path, "r");
 	if (!f) {
 		snprintf(err, len, "%s: %s", path, strerror(errno));

@@ -52,48 +52,11 @@ static const char *test_policy(const char *name)
 	return path;
 }
 
-/* Zipf(@s) over @n pages, @nr references, ranks shuffled by @seed. */
+/* Zipf(@s) over @n pages, @nr references, hot pages placed by @seed. */
 static void make_zipf(struct sim_trace *t, unsigned int n, size_t nr,
 		      double s, unsigned long long seed)
 {
-	double *cdf = malloc(n * sizeof(*cdf)), sum = 0;
-	unsigned int *perm = malloc(n * sizeof(*perm)), i;
-	unsigned long long x = seed * 0x9e3779b97f4a7c15ULL + 1;
-	size_t k;
-
-	for (i = 0; i < n; i++) {
-		sum += 1 / pow(i + 1, s);
-		cdf[i] = sum;
-		perm[i] = i;
-	}
-	for (i = n - 1; i > 0; i--) {
-		unsigned int j, tmp;
-
-		x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
-		j = (x * 0x2545f4914f6cdd1dULL >> 11) % (i + 1);
-		tmp = perm[i], perm[i] = perm[j], perm[j] = tmp;
-	}
-	memset(t, 0, sizeof(*t));
-	for (k = 0; k < nr; k++) {
-		double u;
-		unsigned int lo = 0, hi = n - 1;
-
-		x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
-		u = (double)(x * 0x2545f4914f6cdd1dULL >> 11) / (1ULL << 53) * sum;
-		while (lo < hi) {
-			unsigned int mid = (lo + hi) / 2;
-
-			if (cdf[mid] < u)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		sim_trace_add(t, 0, 1, perm[lo], SIM_READ, 0);
-	}
-	sim_trace_finish(t);
-	snprintf(t->format, sizeof(t->format), "zipf");
-	free(cdf);
-	free(perm);
+	sim_trace_zipf(t, n, nr, s, seed, seed);
 }
 
 static int run(const struct sim_trace *t, const char *path, const struct sim_knob *knobs,
@@ -360,6 +323,15 @@ static void test_traces(void)
 	      t.nr_unique == 2,
 	      "lclog: insertions and accesses of cachectl trace, evictions left out");
 	sim_trace_free(&t);
+
+	ret = sim_trace_read("zipf:100:1000:0.9:3", NULL, &t, err, sizeof(err));
+	check(!ret && t.nr == 1000 && t.nr_unique <= 100 && t.nr_unique > 50 &&
+	      !strcmp(t.format, "zipf"),
+	      "zipf:PAGES:READS:THETA:SEED generates (%llu pages)",
+	      (unsigned long long)t.nr_unique);
+	sim_trace_free(&t);
+	ret = sim_trace_read("zipf:100", NULL, &t, err, sizeof(err));
+	check(ret == -EINVAL && strstr(err, "zipf:PAGES:READS"), "zipf: bad spec: %s", err);
 
 	snprintf(path, sizeof(path), "%s/none", dir);
 	ret = sim_trace_read(path, NULL, &t, err, sizeof(err));
