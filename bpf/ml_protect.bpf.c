@@ -8,7 +8,8 @@
  * means "will be reused" and the folio goes back to the tail; otherwise it
  * is evicted.  At most max_scan folios are looked at per requested one, so
  * a model that protects everything costs bounded work and leaves the rest
- * to the kernel.  Without a model it is plain FIFO and counts nr_no_model.
+ * to the kernel.  Without a model it is plain FIFO and counts nr_no_model;
+ * with a model whose hold-out AUC is below min_auc, too (nr_no_signal).
  *
  * Features come from lc_state.bpf.h, updated on every access exactly as
  * the tracer computed them for training.
@@ -48,6 +49,11 @@ void CACHE_EXT_OP(ml_protect_evict, struct cache_ext_eviction_ctx *req,
 	struct folio *folio;
 	bool have_limit;
 
+	if (!lc_model_has_signal()) {
+		cache_ext_propose_from(req, memcg, FIFO_LIST,
+				       req->nr_requested + CACHE_EXT_MAX_BATCH);
+		return;
+	}
 	have_limit = use_threshold_knob ||
 		     (bpf_ksym_exists(bpf_cache_ext_model_threshold) &&
 		      !bpf_cache_ext_model_threshold((const char *)model, &limit));

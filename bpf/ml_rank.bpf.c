@@ -8,7 +8,9 @@
  * each with the model named by the knob model, and lets the kernel evict
  * the n lowest logits (batch scoring); every sampled folio rotates to the
  * tail.  Without a model every score is the folio's position in the sample,
- * which makes it FIFO, and nr_no_model counts it.
+ * which makes it FIFO, and nr_no_model counts it.  With a model whose
+ * hold-out AUC is below min_auc it evicts in FIFO order without sampling
+ * or scoring (nr_no_signal counts the calls).
  */
 #include "cache_ext.bpf.h"
 #include "lc_model.bpf.h"
@@ -40,6 +42,11 @@ void CACHE_EXT_OP(ml_rank_evict, struct cache_ext_eviction_ctx *req,
 	u64 now = bpf_ktime_get_ns();
 	struct folio *folio;
 
+	if (!lc_model_has_signal()) {
+		cache_ext_propose_from(req, memcg, FIFO_LIST,
+				       req->nr_requested + CACHE_EXT_MAX_BATCH);
+		return;
+	}
 	if (size < sample)
 		sample = size > 0 ? size : 0;
 	for_each_list_folio(folio, memcg, FIFO_LIST, sample) {

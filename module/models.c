@@ -14,6 +14,7 @@
  *   bias <integer>
  *   threshold <integer>
  *   weight_scale <positive integer>
+ *   auc <0..1000>                        optional: hold-out AUC x 1000
  *   feature <name> <n_bins> edges <e_1> .. <e_{n-1}> weights <w_1> .. <w_n>
  *
  * The store holds models for the LearnedCache policies (ml_protect,
@@ -63,6 +64,7 @@ struct model {
 	s64 bias;
 	s64 threshold;
 	s64 weight_scale;
+	s32 auc;			/* hold-out AUC x 1000; -1: unknown */
 	u32 n_features;
 	struct model_feature features[MODEL_MAX_FEATURES];
 };
@@ -180,6 +182,7 @@ static int parse_model(char *text, struct model *m)
 	char *line, *pos = text, *key;
 	int ret;
 
+	m->auc = -1;
 	while ((line = strsep(&pos, "\n"))) {
 		char *hash = strchr(line, '#');
 
@@ -208,6 +211,14 @@ static int parse_model(char *text, struct model *m)
 			if (!ret && m->weight_scale <= 0)
 				ret = -ERANGE;
 			have_scale = !ret;
+		} else if (!strcmp(key, "auc")) {
+			s64 auc;
+
+			ret = parse_s64(&line, &auc);
+			if (!ret && (auc < 0 || auc > 1000))
+				ret = -ERANGE;
+			if (!ret)
+				m->auc = auc;
 		} else if (!strcmp(key, "feature")) {
 			if (m->n_features == MODEL_MAX_FEATURES)
 				return -E2BIG;
@@ -282,6 +293,34 @@ __bpf_kfunc int bpf_cache_ext_model_score(const char *name__str,
 }
 
 /**
+ * bpf_cache_ext_model_auc - the hold-out AUC a model was loaded with
+ * @name__str: the model's name, a constant string
+ * @permille: receives the AUC x 1000 (500: chance)
+ *
+ * The learned policies skip scoring with a model whose AUC says it has
+ * no signal, and evict in their base order instead.
+ *
+ * Return: 0; -ENOENT if no such model is loaded; -ENODATA if it was
+ * loaded without an AUC.
+ */
+__bpf_kfunc int bpf_cache_ext_model_auc(const char *name__str, u32 *permille)
+{
+	const struct model *m;
+	int ret = -ENOENT;
+
+	rcu_read_lock();
+	m = model_find(name__str);
+	if (m && m->auc < 0) {
+		ret = -ENODATA;
+	} else if (m) {
+		*permille = m->auc;
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
  * bpf_cache_ext_model_threshold - the decision threshold of a model
  * @name__str: the model's name, a constant string
  * @threshold: receives the threshold; logits above it mean "reused"
@@ -309,6 +348,7 @@ __bpf_kfunc_end_defs();
 BTF_KFUNCS_START(model_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_cache_ext_model_score)
 BTF_ID_FLAGS(func, bpf_cache_ext_model_threshold)
+BTF_ID_FLAGS(func, bpf_cache_ext_model_auc)
 BTF_KFUNCS_END(model_kfunc_ids)
 
 static const struct btf_kfunc_id_set model_kfunc_set = {
@@ -333,6 +373,10 @@ static ssize_t summary_show(struct kobject *kobj, struct kobj_attribute *attr,
 				 "bias %lld\nthreshold %lld\nweight_scale %lld\n",
 				 m->name, m->version, m->n_features, m->bias,
 				 m->threshold, m->weight_scale);
+		if (m->auc >= 0)
+			len += sysfs_emit_at(buf, len, "auc %d\n", m->auc);
+		else
+			len += sysfs_emit_at(buf, len, "auc unknown\n");
 		for (i = 0; i < m->n_features; i++)
 			len += sysfs_emit_at(buf, len, "feature %s %u bins\n",
 					     m->features[i].name,

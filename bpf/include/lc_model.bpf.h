@@ -14,12 +14,36 @@ extern int bpf_cache_ext_model_score(const char *name__str,
 				     s64 *logit) __ksym __weak;
 extern int bpf_cache_ext_model_threshold(const char *name__str,
 					 s64 *threshold) __ksym __weak;
+extern int bpf_cache_ext_model_auc(const char *name__str,
+				   u32 *permille) __ksym __weak;
 
 /* The model to score with: cachectl attach ... --set model=NAME */
 const volatile char model[32] = "learned";
 
+/*
+ * A model whose hold-out AUC (x 1000) is below min_auc has no signal to
+ * pay for: the policy evicts in its base order (FIFO) without scoring and
+ * counts the call in nr_no_signal.  0 scores with any model.  A model
+ * loaded without an AUC (the paper's pipeline exports none) is used.
+ */
+const volatile u32 min_auc = 550;
+
 /* Scorings done, and evictions decided without a model (as FIFO). */
-u64 nr_scored, nr_no_model;
+u64 nr_scored, nr_no_model, nr_no_signal;
+
+/* Is the model worth scoring with? */
+static __always_inline bool lc_model_has_signal(void)
+{
+	u32 auc;
+
+	if (!min_auc || !bpf_ksym_exists(bpf_cache_ext_model_auc) ||
+	    bpf_cache_ext_model_auc((const char *)model, &auc))
+		return true;
+	if (auc >= min_auc)
+		return true;
+	__sync_fetch_and_add(&nr_no_signal, 1);
+	return false;
+}
 
 /* The logit of @folio at @now into *@logit; false if there is no model. */
 static __always_inline bool lc_score(struct folio *folio, u64 now, s64 *logit)

@@ -152,6 +152,78 @@ TEST_F_TIMEOUT(learned, no_model_is_fifo_and_says_so, 120)
 	EXPECT_GT(no_model, 0);
 }
 
+/* A model that ranks by idle time alone, exported with @auc. */
+static int write_model(const char *path, const char *auc)
+{
+	static const char *const names[] = {
+		"page_dt1", "page_dt2", "inode_dt1", "inode_dt2", "distance",
+		"file_pages", "page_ema", "inode_ema", "idle",
+	};
+	FILE *f = fopen(path, "w");
+	int i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\"features\":[");
+	for (i = 0; i < 9; i++)
+		fprintf(f, "%s{\"name\":\"%s\",%s}", i ? "," : "", names[i],
+			i == 8 ? "\"n_bins\":3,\"bin_edges\":[100000000,1000000000],\"weights_int\":[9,3,0]" :
+				 "\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[0]");
+	fprintf(f, "],\"bias_int\":0,\"weight_scale\":1,\"holdout_auc\":%s}", auc);
+	return fclose(f);
+}
+
+/* ml_rank's scorings and its calls without signal in one run. */
+static long long rank_run(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(learned) *self, unsigned long long *scored,
+			  unsigned long long *no_signal)
+{
+	struct policy p;
+	long long n;
+
+	EXPECT_EQ(drop_file_cache(self->p), 0);
+	EXPECT_EQ(drop_file_cache(self->s), 0);
+	EXPECT_EQ(policy_attach(&p, "ml_rank", NULL, self->cg_id, "oversample=20"), 0);
+	n = disk_pages_read();
+	EXPECT_EQ(cg_run(self->cg, periodic_reads, &self->w), 0);
+	n = disk_pages_read() - n;
+	*scored = policy_var(&p, "nr_scored") ? *(unsigned long long *)policy_var(&p, "nr_scored") : ~0ULL;
+	*no_signal = policy_var(&p, "nr_no_signal") ?
+		     *(unsigned long long *)policy_var(&p, "nr_no_signal") : ~0ULL;
+	policy_detach(&p);
+	return n;
+}
+
+/*
+ * A model whose hold-out AUC says it is no better than chance: cachectl
+ * warns, ml_rank evicts in FIFO order without paying for scoring; the
+ * same weights with a good AUC are scored.
+ */
+TEST_F_TIMEOUT(learned, model_without_signal_is_not_scored, 180)
+{
+	unsigned long long scored, no_signal;
+	long long fifo, rank;
+
+	ASSERT_EQ(write_model(self->model, "0.5"), 0);
+	ASSERT_EQ(run_cmd(self->out, sizeof(self->out), "%s model load learned %s",
+			  getenv("CACHECTL"), self->model), 0) TH_LOG("%s", self->out);
+	EXPECT_NE(strstr(self->out, "hold-out AUC 0.500 is about chance"), NULL)
+		TH_LOG("%s", self->out);
+	fifo = measure(_metadata, self, "fifo", NULL, NULL);
+	rank = rank_run(_metadata, self, &scored, &no_signal);
+	EXPECT_EQ(scored, 0);
+	EXPECT_GT(no_signal, 0);
+	EXPECT_LT(llabs(rank - fifo) * 50, fifo) TH_LOG("fifo %lld, ml_rank %lld", fifo, rank);
+
+	ASSERT_EQ(write_model(self->model, "0.9"), 0);
+	ASSERT_EQ(run_cmd(self->out, sizeof(self->out), "%s model load learned %s",
+			  getenv("CACHECTL"), self->model), 0) TH_LOG("%s", self->out);
+	EXPECT_EQ(strstr(self->out, "about chance"), NULL) TH_LOG("%s", self->out);
+	rank_run(_metadata, self, &scored, &no_signal);
+	EXPECT_GT(scored, 0);
+	EXPECT_EQ(no_signal, 0);
+}
+
 /*
  * A ring buffer of one page cannot keep up with the workload: the drops
  * are counted, written into the log, and reported by the trainer, and the

@@ -23,7 +23,10 @@ static const char model_usage[] =
 "        replacing a model of that name at once for the policies that score\n"
 "        with it.  A model has exactly the 9 features ml_protect and ml_rank\n"
 "        score (page_dt1 .. idle, as lctrain exports them), each once, with\n"
-"        increasing bin edges >= 0\n"
+"        increasing bin edges >= 0.  A model whose holdout_auc (lctrain\n"
+"        writes it) is below 0.55 has no signal to speak of: load warns, and\n"
+"        ml_rank and ml_protect evict in their base order (FIFO) with it\n"
+"        unless their min_auc knob is lowered\n"
 "show    the stored model's summary (version, features, bins); --full dumps\n"
 "        edges and weights too (from debugfs)\n"
 "unload  removes NAME from the store\n";
@@ -101,7 +104,13 @@ static int model_load(const char *name, const char *file)
 			 strerror(-ret));
 		return EXIT_FAIL;
 	}
-	printf("loaded model %s: %u features\n", name, m.n_features);
+	printf("loaded model %s: %u features", name, m.n_features);
+	if (m.auc_permille >= 0)
+		printf(", hold-out AUC %.3f", m.auc_permille / 1000.0);
+	printf("\n");
+	if (m.auc_permille >= 0 && m.auc_permille < MODEL_MIN_AUC_PERMILLE)
+		ctl_warn("model %s: hold-out AUC %.3f is about chance: ml_rank and ml_protect will evict in FIFO order with it, not score (their min_auc knob, %d by default)",
+			 name, m.auc_permille / 1000.0, MODEL_MIN_AUC_PERMILLE);
 	return 0;
 }
 

@@ -189,7 +189,7 @@ static int parse_feature(struct json_object *jf, unsigned int pos,
 int model_from_json(const char *json, struct model *m, struct ctl_err *err)
 {
 	enum json_tokener_error jerr;
-	struct json_object *root, *features;
+	struct json_object *root, *features, *auc;
 	unsigned int i, n, seen = 0;
 	int ret = -EINVAL;
 
@@ -218,6 +218,21 @@ int model_from_json(const char *json, struct model *m, struct ctl_err *err)
 			goto out;
 	m->n_features = n;
 
+	m->auc_permille = -1;
+	if (json_object_object_get_ex(root, "holdout_auc", &auc)) {
+		double v = json_object_get_double(auc);
+
+		if (!json_object_is_type(auc, json_type_double) &&
+		    !json_object_is_type(auc, json_type_int)) {
+			ctl_errf(err, "model: holdout_auc must be a number");
+			goto out;
+		}
+		if (!(v >= 0 && v <= 1)) {
+			ctl_errf(err, "model: holdout_auc %g is not between 0 and 1", v);
+			goto out;
+		}
+		m->auc_permille = (int)lround(v * 1000);
+	}
 	if (get_int(root, "bias_int", INT64_MIN, INT64_MAX, &m->bias, 0,
 		    "model", err) ||
 	    get_int(root, "threshold_int", INT64_MIN, INT64_MAX, &m->threshold,
@@ -261,6 +276,8 @@ int model_to_text(const struct model *m, const char *name, char *buf,
 	ret = put(buf, len, &pos, "name %s\nbias %lld\nthreshold %lld\nweight_scale %lld\n",
 		  name, (long long)m->bias, (long long)m->threshold,
 		  (long long)m->weight_scale);
+	if (!ret && m->auc_permille >= 0)
+		ret = put(buf, len, &pos, "auc %d\n", m->auc_permille);
 	for (i = 0; !ret && i < m->n_features; i++) {
 		const struct model_feature *f = &m->features[i];
 

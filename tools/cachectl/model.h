@@ -35,7 +35,15 @@ struct model {
 	int64_t bias;
 	int64_t threshold;
 	int64_t weight_scale;
+	int auc_permille;	/* hold-out AUC x 1000; -1: not given */
 };
+
+/*
+ * A model whose hold-out AUC is below this (x 1000) is about as good as
+ * chance: cachectl warns, and ml_rank and ml_protect, whose min_auc knob
+ * defaults to it, evict in their base order instead of scoring with it.
+ */
+#define MODEL_MIN_AUC_PERMILLE	550
 
 /* True if @name is a valid model or feature name for the module. */
 int model_name_valid(const char *name);
@@ -54,7 +62,9 @@ int model_name_valid(const char *name);
  * discretizer exports them); they must increase and be >= 0, and at most
  * LC_DT_NONE for the time features.  Fractional edges are rounded up: an
  * integer x is in the bin above edge e iff x >= ceil(e).  "threshold_int"
- * defaults to 0.  The features are stored in index order.
+ * defaults to 0.  "holdout_auc" (0 to 1, optional; lctrain writes it) is
+ * kept as auc_permille.  Other keys are ignored.  The features are stored
+ * in index order.
  * Returns 0, or -EINVAL with the reason in @err.
  */
 int model_from_json(const char *json, struct model *m, struct ctl_err *err);

@@ -107,6 +107,18 @@ int bpf_cache_ext_model_score(const char *name, const __s64 *features,
 	return 0;
 }
 
+int bpf_cache_ext_model_auc(const char *name, __u32 *permille)
+{
+	const struct model *m = find(name);
+
+	if (!m)
+		return -ENOENT;
+	if (m->auc_permille < 0)
+		return -ENODATA;
+	*permille = m->auc_permille;
+	return 0;
+}
+
 int bpf_cache_ext_model_threshold(const char *name, __s64 *threshold)
 {
 	const struct model *m = find(name);

@@ -8,7 +8,8 @@
 #include "lc_model.h"
 
 int lc_model_write_json(const struct lc_model *m, int64_t scale,
-			int64_t threshold, const char *path)
+			int64_t threshold, const struct lc_model_info *info,
+			const char *path)
 {
 	struct json_object *root = json_object_new_object();
 	struct json_object *features = json_object_new_array();
@@ -36,6 +37,11 @@ int lc_model_write_json(const struct lc_model *m, int64_t scale,
 	json_object_object_add(root, "bias_int", json_object_new_int64(llround(m->bias * scale)));
 	json_object_object_add(root, "threshold_int", json_object_new_int64(threshold));
 	json_object_object_add(root, "weight_scale", json_object_new_int64(scale));
+	if (info) {
+		json_object_object_add(root, "holdout_auc",
+				       json_object_new_double(round(info->holdout_auc * 1e4) / 1e4));
+		json_object_object_add(root, "rows", json_object_new_string(info->rows));
+	}
 	ret = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY) ? -EIO : 0;
 	json_object_put(root);
 	return ret;

@@ -65,11 +65,22 @@ void lc_evaluate(const struct lc_model *m, const struct dataset *ds,
 double lc_auc(const double *score, const uint8_t *label, size_t n);
 
 /*
+ * What the export says of the model beside its weights (optional keys a
+ * loader may ignore): its hold-out AUC, by which cachectl and the learned
+ * policies tell a model with signal from one without, and its rows.
+ */
+struct lc_model_info {
+	double holdout_auc;
+	const char *rows;	/* "eviction" or "access" */
+};
+
+/*
  * Writes the model as LearnedCache's JSON export (features[].{name,
- * n_bins, bin_edges, weights_int}, bias_int, threshold_int, weight_scale)
- * to @path; 0 or -errno.
+ * n_bins, bin_edges, weights_int}, bias_int, threshold_int, weight_scale,
+ * and from @info, if given, holdout_auc and rows) to @path; 0 or -errno.
  */
 int lc_model_write_json(const struct lc_model *m, int64_t scale,
-			int64_t threshold, const char *path);
+			int64_t threshold, const struct lc_model_info *info,
+			const char *path);
 
 #endif /* LCTRAIN_LC_MODEL_H */

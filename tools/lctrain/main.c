@@ -169,7 +169,12 @@ int main(int argc, char **argv)
 	       mt.auc, mh.auc, mh.precision, mh.recall, mh.accuracy, mh.rows,
 	       mh.positives);
 	if (!synth) {
-		if (lc_model_write_json(&m, scale, 0, output)) {
+		struct lc_model_info info = {
+			.holdout_auc = mh.auc,
+			.rows = per_access ? "access" : "eviction",
+		};
+
+		if (lc_model_write_json(&m, scale, 0, &info, output)) {
 			fprintf(stderr, "lctrain: cannot write %s\n", output);
 			return 1;
 		}

@@ -106,6 +106,18 @@ static void test_model_good(void)
 
 	ret = model_from_json(model_json(ONE_BIN, 9, TAIL), &m, &err);
 	check(!ret && m.threshold == 0, "model: threshold_int defaults to 0");
+	check(!ret && m.auc_permille == -1 && model_to_text(&m, "m", text, sizeof(text)) > 0 &&
+	      !strstr(text, "auc"), "model: without holdout_auc, no auc line (the paper's export)");
+	ret = model_from_json(model_json(ONE_BIN, 9, TAIL ",\"holdout_auc\":0.5004,\"rows\":\"access\""),
+			      &m, &err);
+	check(!ret && m.auc_permille == 500 && model_to_text(&m, "m", text, sizeof(text)) > 0 &&
+	      strstr(text, "\nauc 500\n"), "model: holdout_auc kept as auc x 1000 (%s)", err.msg);
+	ret = model_from_json(model_json(ONE_BIN, 9, TAIL ",\"holdout_auc\":1.5"), &m, &err);
+	check(ret == -EINVAL && strstr(err.msg, "holdout_auc 1.5 is not between 0 and 1"),
+	      "model: holdout_auc out of range: %s", err.msg);
+	ret = model_from_json(model_json(ONE_BIN, 9, TAIL ",\"holdout_auc\":\"high\""), &m, &err);
+	check(ret == -EINVAL && strstr(err.msg, "holdout_auc must be a number"),
+	      "model: holdout_auc not a number: %s", err.msg);
 }
 
 static void test_model_bad(void)

@@ -402,6 +402,63 @@ static void test_record(const struct sim_trace *zipf)
 	unlink(path);
 }
 
+/* A model that keeps the most recently used (idle time), with @auc. */
+static const char *write_model(const char *path, const char *auc)
+{
+	static const char *const names[] = {
+		"page_dt1", "page_dt2", "inode_dt1", "inode_dt2", "distance",
+		"file_pages", "page_ema", "inode_ema", "idle",
+	};
+	FILE *f = fopen(path, "w");
+	unsigned int i;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "{\"features\":[");
+	for (i = 0; i < 9; i++)
+		fprintf(f, "%s{\"name\":\"%s\",%s}", i ? "," : "", names[i],
+			i == 8 ? "\"n_bins\":3,\"bin_edges\":[100000000,1000000000],\"weights_int\":[9,3,0]" :
+				 "\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[0]");
+	fprintf(f, "],\"bias_int\":0,\"weight_scale\":1%s%s}", auc ? ",\"holdout_auc\":" : "",
+		auc ? auc : "");
+	fclose(f);
+	return path;
+}
+
+/* ml_rank scores only with a model that has signal (min_auc). */
+static void test_model_signal(const struct sim_trace *t)
+{
+	char weak[] = "/tmp/cachesim-weak.XXXXXX", none[] = "/tmp/cachesim-noauc.XXXXXX";
+	struct sim_model_file mw = { "learned", weak }, mn = { "learned", none };
+	struct sim_knob any = { "min_auc", "0" };
+	struct sim_setup s = { .policy = policy("ml_rank"), .models = &mw, .nr_models = 1 };
+	struct sim_config cfg = { .cache_pages = 1000, .batch = 32, .ns_per_request = 100000 };
+	struct sim_result weak_res, any_res, none_res;
+	long long fifo = misses(t, policy("fifo"), 1000);
+	int a, b, c;
+
+	close(mkstemp(weak));
+	close(mkstemp(none));
+	write_model(weak, "0.51");
+	write_model(none, NULL);
+	a = sim_run_isolated(t, &s, &cfg, &weak_res, err, sizeof(err));
+	s.knobs = &any;
+	s.nr_knobs = 1;
+	b = sim_run_isolated(t, &s, &cfg, &any_res, err, sizeof(err));
+	s.knobs = NULL;
+	s.nr_knobs = 0;
+	s.models = &mn;
+	c = sim_run_isolated(t, &s, &cfg, &none_res, err, sizeof(err));
+	check(!a && (long long)weak_res.misses == fifo,
+	      "ml_rank with a model of AUC 0.51 evicts as fifo does: %llu misses, fifo %lld",
+	      (unsigned long long)weak_res.misses, fifo);
+	check(!b && !c && (long long)any_res.misses != fifo && none_res.misses == any_res.misses,
+	      "it scores with min_auc=0 (%llu misses) and with a model of no AUC (%llu)",
+	      (unsigned long long)any_res.misses, (unsigned long long)none_res.misses);
+	unlink(weak);
+	unlink(none);
+}
+
 /* lhd and the mglru port against the algorithms they follow. */
 static void test_algorithms(void)
 {
@@ -529,6 +586,7 @@ int main(void)
 	test_traces();
 	test_oracles(&zipf);
 	test_record(&zipf);
+	test_model_signal(&zipf);
 	test_algorithms();
 	test_fidelity();
 	test_speed();

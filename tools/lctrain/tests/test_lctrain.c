@@ -255,7 +255,7 @@ static void test_learning(const char *dir)
 
 	/* Export, then read back with cachectl's parser. */
 	snprintf(json, sizeof(json), "%s/model.json", dir);
-	check(!lc_model_write_json(&m, 1000, 0, json), "json: write the model");
+	check(!lc_model_write_json(&m, 1000, 0, NULL, json), "json: write the model");
 	f = fopen(json, "r");
 	if (f) {
 		text = calloc(1, 1 << 20);
