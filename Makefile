@@ -186,10 +186,13 @@ LCTRAIN_HDRS	:= $(wildcard $(LCTRAIN_DIR)/*.h) bpf/include/lc_trace.h \
 		   bpf/include/lc_features.h
 LCTRAIN_CFLAGS	:= $(TOOLS_CFLAGS) -I$(LCTRAIN_DIR)
 
-$(LCTRAIN): $(LCTRAIN_DIR)/main.c $(LCTRAIN_LIB) $(LCTRAIN_HDRS)
+# The baseline model (--baseline) is read by cachectl's parser.
+$(LCTRAIN): $(LCTRAIN_DIR)/main.c $(LCTRAIN_LIB) $(LCTRAIN_HDRS) \
+		$(CACHECTL_DIR)/model.c $(CACHECTL_DIR)/model.h
 	@mkdir -p $(dir $@)
 	@echo '  CC      $@'
-	@$(CC) $(LCTRAIN_CFLAGS) -o $@ $< $(LCTRAIN_LIB) -ljson-c -lm
+	@$(CC) $(LCTRAIN_CFLAGS) -o $@ $< $(LCTRAIN_LIB) $(CACHECTL_DIR)/model.c \
+		$(CACHECTL_DIR)/err.c -ljson-c -lm
 
 # The trainer's tests: once plainly, and the log reader once more under
 # AddressSanitizer and UBSan with a fuzzer of mutated logs.

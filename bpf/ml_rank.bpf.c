@@ -11,15 +11,21 @@
  * which makes it FIFO, and nr_no_model counts it.  With a model whose
  * hold-out AUC is below min_auc it evicts in FIFO order without sampling
  * or scoring (nr_no_signal counts the calls).
+ *
+ * With the knob record (set by `cachectl learn`), it streams the trace of
+ * its cgroup as the tracer does (lc_emit.bpf.h), so that a model can be
+ * retrained on what the policy sees while it keeps evicting.
  */
 #include "cache_ext.bpf.h"
 #include "lc_model.bpf.h"
+#include "lc_emit.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
 #define FIFO_LIST 0
 
 const volatile u32 oversample = 30;
+const volatile bool record;
 
 s32 CACHE_EXT_OP_SLEEPABLE(ml_rank_init, struct mem_cgroup *memcg)
 {
@@ -28,10 +34,27 @@ s32 CACHE_EXT_OP_SLEEPABLE(ml_rank_init, struct mem_cgroup *memcg)
 	return bpf_cache_ext_list_create(memcg) == FIFO_LIST ? 0 : -EINVAL;
 }
 
+void CACHE_EXT_OP(ml_rank_added, struct folio *folio, struct mem_cgroup *memcg)
+{
+	if (record)
+		lc_emit(folio, LC_EV_INSERT, bpf_ktime_get_ns());
+}
+
 void CACHE_EXT_OP(ml_rank_accessed, struct folio *folio,
 		  struct mem_cgroup *memcg)
 {
-	lc_record_access(folio, bpf_ktime_get_ns());
+	u64 now = bpf_ktime_get_ns();
+
+	lc_record_access(folio, now);
+	if (record)
+		lc_emit(folio, LC_EV_ACCESS, now);
+}
+
+void CACHE_EXT_OP(ml_rank_removed, struct folio *folio,
+		  struct mem_cgroup *memcg)
+{
+	if (record)
+		lc_emit(folio, LC_EV_EVICT, bpf_ktime_get_ns());
 }
 
 void CACHE_EXT_OP(ml_rank_evict, struct cache_ext_eviction_ctx *req,
@@ -66,7 +89,9 @@ SEC(".struct_ops.link")
 struct cache_ext_ops ml_rank = {
 	.init		= (void *)ml_rank_init,
 	.flags		= CACHE_EXT_OPS_ADD_TO_LIST,
+	.folio_added	= (void *)ml_rank_added,
 	.folio_accessed	= (void *)ml_rank_accessed,
+	.folio_removed	= (void *)ml_rank_removed,
 	.evict_folios	= (void *)ml_rank_evict,
 	.name		= "ml_rank",
 };

@@ -224,6 +224,89 @@ TEST_F_TIMEOUT(learned, model_without_signal_is_not_scored, 180)
 	EXPECT_EQ(no_signal, 0);
 }
 
+/* Waits up to @ms for cachectl learn's last line in @path; 0 or -1. */
+static int wait_for_text_prefix(const char *path, int ms)
+{
+	char text[16384];
+
+	for (; ms > 0; ms -= 200) {
+		if (read_text(path, text, sizeof(text)) > 0 &&
+		    strstr(text, "ml_rank unbound after"))
+			return 0;
+		usleep(200000);
+	}
+	return -1;
+}
+
+/* Zipfian reads of the stream file until killed. */
+static int zipf_forever(const char *cgroup, void *arg)
+{
+	uint64_t seed = 1;
+
+	for (;;)
+		if (zipf_reads(arg, 3 * CHUNK, 20000, 0.99, seed++))
+			return EXIT_FAILURE;
+}
+
+/*
+ * cachectl learn on Zipfian reads of 48 MiB in the 16 MiB cgroup (a
+ * signal that stays in every window, unlike the periodic workload's,
+ * whose reuse the first good model takes out of the evictions): ml_rank
+ * bound and recording, its model retrained every
+ * 5 s and, with --min-gain -1, replaced after every window whose model
+ * has signal;
+ * the cgroup's policy is ml_rank at every look, and the model store's
+ * version of the model goes up mid-run.
+ */
+TEST_F_TIMEOUT(learned, continuous_learning_swaps_the_model_in_place, 180)
+{
+	char out_path[PATH_MAX], cmd[PATH_MAX * 2], sel[64], *p;
+	unsigned long long version, last = 0;
+	int looks = 0, bound = 0, swaps = 0;
+	pid_t pid;
+
+	scratch_path(out_path, sizeof(out_path), "learn.out");
+	ASSERT_EQ(trace_start(), 0);
+	pid = cg_run_nowait(self->cg, zipf_forever, self->s);
+	ASSERT_GT(pid, 0);
+	snprintf(cmd, sizeof(cmd), "%s learn %s --every 5 --duration 20 --min-gain -1 --set oversample=10 > %s 2>&1 &",
+		 getenv("CACHECTL"), self->cg, out_path);
+	ASSERT_EQ(system(cmd), 0);
+	/* Loading ml_rank (the verifier, under TCG) takes a few seconds. */
+	for (looks = 0; looks < 100; looks++) {
+		if (!cg_read(self->cg, "memory.cache_ext", sel, sizeof(sel)) &&
+		    !strncmp(sel, "ml_rank", 7))
+			break;
+		usleep(200000);
+	}
+	ASSERT_LT(looks, 100) TH_LOG("ml_rank never bound");
+	/* Then every second for 8 of its 20 seconds: still bound. */
+	for (looks = 0; looks < 8; looks++) {
+		if (!cg_read(self->cg, "memory.cache_ext", sel, sizeof(sel)) &&
+		    !strncmp(sel, "ml_rank", 7))
+			bound++;
+		sleep(1);
+	}
+	EXPECT_EQ(wait_for_text_prefix(out_path, 30000), 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	read_text(out_path, self->out, sizeof(self->out));
+	TH_LOG("%s", self->out);
+	EXPECT_EQ(bound, looks) TH_LOG("ml_rank bound at %d of %d looks", bound, looks);
+	for (p = self->out; (p = strstr(p, "version ")); p += 8) {
+		if (!strstr(p - 30 > self->out ? p - 30 : self->out, "model learned"))
+			continue;
+		version = strtoull(p + 8, NULL, 10);
+		if (version > last && last)
+			swaps++;
+		last = version;
+	}
+	EXPECT_GE(swaps, 1) TH_LOG("the model was not replaced mid-run");
+	EXPECT_EQ(trace_ejections("ml_rank"), 0);
+	cg_read(self->cg, "memory.cache_ext", sel, sizeof(sel));
+	EXPECT_EQ(strncmp(sel, "default", 7), 0) TH_LOG("after learn: %s", sel);
+}
+
 /*
  * A ring buffer of one page cannot keep up with the workload: the drops
  * are counted, written into the log, and reported by the trainer, and the

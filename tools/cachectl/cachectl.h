@@ -57,6 +57,7 @@ int cmd_model(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_tids(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
+int cmd_learn(int argc, char **argv);
 
 /*
  * Finds the policy object NAME.bpf.o: in $CACHECTL_BPF_DIR, next to the
@@ -64,6 +65,15 @@ int cmd_advise(int argc, char **argv);
  * Returns 0 or -ENOENT.
  */
 int find_bpf_object(const char *name, char *path, size_t len);
+
+/*
+ * Runs @argv (argv[0] found in PATH if it has no '/'), with its standard
+ * output (and, with @with_stderr, its standard error) into @out, up to
+ * @len - 1 bytes and NUL-terminated; with no @out it shares ours.
+ * Returns its exit status, or -1 (with the reason in @out if given) if it
+ * could not run or was killed.
+ */
+int run_capture(char *const argv[], char *out, size_t len, int with_stderr);
 
 /* True if argv[1..] asks for help; prints @usage to stdout then. */
 int wants_help(int argc, char **argv, const char *usage);

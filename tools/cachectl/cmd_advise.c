@@ -11,17 +11,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cachectl.h"
 #include "cgroup.h"
-
-extern char **environ;
 
 static const char advise_usage[] =
 "usage: cachectl advise CGROUP [--duration SEC] [--apply] [--log FILE]\n"
@@ -79,52 +75,6 @@ static void find_tool(const char *env, const char *dir, const char *name,
 		}
 	}
 	snprintf(out, len, "%s", name);
-}
-
-/*
- * Runs @argv; its standard output into @out (up to @len - 1 bytes) if
- * @out is given, else shared with ours.  Returns its exit status, or -1.
- */
-static int run_tool(char *const argv[], char *out, size_t len)
-{
-	posix_spawn_file_actions_t fa;
-	size_t got = 0;
-	int fds[2] = { -1, -1 }, status;
-	pid_t pid;
-
-	fflush(NULL);
-	posix_spawn_file_actions_init(&fa);
-	if (out) {
-		if (pipe(fds))
-			return -1;
-		posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-		posix_spawn_file_actions_addclose(&fa, fds[0]);
-	}
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
-		ctl_warn("cannot run %s: %s", argv[0], strerror(errno));
-		posix_spawn_file_actions_destroy(&fa);
-		if (out) {
-			close(fds[0]);
-			close(fds[1]);
-		}
-		return -1;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	if (out) {
-		ssize_t r;
-
-		close(fds[1]);
-		while ((r = read(fds[0], out + got, len - 1 - got)) > 0 &&
-		       got + r < len - 1)
-			got += r;
-		if (r > 0)
-			got += r;
-		out[got] = '\0';
-		close(fds[0]);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* The cgroup's page cache in pages (memory.stat "file"), or 0. */
@@ -313,7 +263,7 @@ int cmd_advise(int argc, char **argv)
 		char *largv[] = { trainer, "-o", model, log, NULL };
 
 		printf("advise: training a model for ml_rank and ml_protect (%s)\n", trainer);
-		have_model = run_tool(largv, NULL, 0) == 0;
+		have_model = run_capture(largv, NULL, 0, 0) == 0;
 		if (!have_model)
 			printf("advise: no model (lctrain failed, see above): the learned policies are left out\n");
 	}
@@ -328,7 +278,7 @@ int cmd_advise(int argc, char **argv)
 		tsv = malloc(1 << 16);
 		if (!tsv)
 			goto out;
-		if (run_tool(sargv, tsv, 1 << 16) != 0 ||
+		if (run_capture(sargv, tsv, 1 << 16, 0) != 0 ||
 		    parse_tsv(tsv, sizes, cands, &nr)) {
 			ctl_warn("cachesim %s failed (see above)", log);
 			goto out;

@@ -10,8 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <stdlib.h>
+
 #include "cachectl.h"
 #include "cgroup.h"
+#include "hist.h"
 #include "nl.h"
 
 static const char bind_usage[] =
@@ -40,7 +44,10 @@ static const char stats_usage[] =
 "(tracked, registry_bytes), and the cgroup's page cache as its readers saw\n"
 "it: accesses (reads of cached folios), misses (folios reads brought in,\n"
 "readahead included), refaults (misses on folios the cgroup had evicted),\n"
-"hits (accesses - misses) and hit_ratio.  cachectl top shows them live.\n";
+"hits (accesses - misses) and hit_ratio; then the median and 99th\n"
+"percentile of the policy's decision time (cachectl hist has the whole\n"
+"histogram) and the models in the store with their versions and hold-out\n"
+"AUC.  cachectl top shows the counters live.\n";
 
 int open_family(struct nl *nl)
 {
@@ -190,6 +197,20 @@ struct stats_ctx {
 	int shown;
 };
 
+/* Median and p99 of the binding's evict_folios() time (debugfs). */
+static void print_decision_time(uint64_t id)
+{
+	char path[PATH_MAX], text[4096];
+	struct hist h;
+
+	snprintf(path, sizeof(path), "%s/%" PRIu64 "/latency", CTL_DEBUGFS, id);
+	if (read_text(path, text, sizeof(text)) <= 0 || hist_parse(text, &h) ||
+	    !h.total)
+		return;
+	printf("%-16s < %" PRIu64 " ns\n%-16s < %" PRIu64 " ns\n", "decide_p50",
+	       hist_quantile(&h, 0.5), "decide_p99", hist_quantile(&h, 0.99));
+}
+
 static int print_stats(const struct nl_msg *msg, void *data)
 {
 	struct stats_ctx *c = data;
@@ -217,8 +238,33 @@ static int print_stats(const struct nl_msg *msg, void *data)
 		else
 			printf("%-16s -\n", "hit_ratio");
 	}
+	print_decision_time(id);
 	c->shown++;
 	return 0;
+}
+
+/* The models of the store: name, version and hold-out AUC, one per line. */
+static void print_models(void)
+{
+	DIR *d = opendir(CTL_SYSFS "/models");
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX], text[4096], *v, *auc;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/models/%s/summary", CTL_SYSFS, de->d_name);
+		if (read_text(path, text, sizeof(text)) <= 0)
+			continue;
+		v = strstr(text, "\nversion ");
+		auc = strstr(text, "\nauc ");
+		printf("%-16s %s version %llu auc %s\n", "model", de->d_name,
+		       v ? strtoull(v + 9, NULL, 10) : 0ULL,
+		       auc ? strtok(auc + 5, "\n") : "unknown");
+	}
+	if (d)
+		closedir(d);
 }
 
 int cmd_stats(int argc, char **argv)
@@ -249,5 +295,6 @@ int cmd_stats(int argc, char **argv)
 		ctl_warn("%s has no policy bound", path);
 		return EXIT_FAIL;
 	}
+	print_models();
 	return 0;
 }

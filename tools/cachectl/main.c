@@ -27,6 +27,7 @@ static const struct command {
 	{ "model",   cmd_model,   "load|show|unload ..   the model store of the learned policies" },
 	{ "trace",   cmd_trace,   "--cgroup CG -o LOG    record page cache events for lctrain" },
 	{ "advise",  cmd_advise,  "CGROUP [--apply]      trace, simulate every policy, recommend one" },
+	{ "learn",   cmd_learn,   "CGROUP [--every SEC]  ml_rank, its model retrained as it runs" },
 	{ "tids",    cmd_tids,    "add|del|list MAP ..   thread ids for get_scan and admit_filter" },
 };
 

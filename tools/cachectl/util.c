@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -193,4 +195,52 @@ int find_bpf_object(const char *name, char *path, size_t len)
 		return 0;
 	snprintf(path, len, "/usr/local/lib/cache_ext/bpf/%s.bpf.o", name);
 	return access(path, R_OK) ? -ENOENT : 0;
+}
+
+extern char **environ;
+
+int run_capture(char *const argv[], char *out, size_t len, int with_stderr)
+{
+	posix_spawn_file_actions_t fa;
+	int fds[2] = { -1, -1 }, status, err;
+	size_t got = 0;
+	ssize_t r = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	if (out && pipe(fds))
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	if (out) {
+		posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+		if (with_stderr)
+			posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
+		posix_spawn_file_actions_addclose(&fa, fds[0]);
+	}
+	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (out)
+		close(fds[1]);
+	if (err) {
+		if (out) {
+			snprintf(out, len, "cannot run %s: %s", argv[0], strerror(err));
+			close(fds[0]);
+		}
+		return -1;
+	}
+	while (out && got + 1 < len && (r = read(fds[0], out + got, len - 1 - got)) > 0)
+		got += r;
+	if (out) {
+		out[got] = '\0';
+		/* Drain the rest, so that the child never blocks on a full pipe. */
+		while (r > 0) {
+			char sink[4096];
+
+			r = read(fds[0], sink, sizeof(sink));
+		}
+		close(fds[0]);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "lc_model.h"
+#include "model.h"
 
 static const char usage[] =
 "usage: lctrain [-o model.json] [--rows eviction|access] [--horizon-ms MS]\n"
@@ -37,6 +38,8 @@ static const char usage[] =
 "                        before, reused = accessed again before the horizon\n"
 "                        after the page's next eviction (LearnedCache's rows)\n"
 "  --horizon-ms MS       reuse horizon (default: mean residency in the log)\n"
+"  --baseline FILE.json  also score the hold-out rows with this model (the\n"
+"                        one in use) and print its AUC there, to compare\n"
 "  --holdout F           last fraction of rows, in time, held out (0.2)\n"
 "  --epochs N            passes over the training rows (3)\n"
 "  --seed N              order of the rows (1); same seed, same model\n"
@@ -77,12 +80,51 @@ static int synthetic(size_t rows, struct dataset *ds)
 	return 0;
 }
 
+/* Prints the AUC of the model in @path (cachectl's JSON) on @ds. */
+static int baseline_auc(const char *path, const struct dataset *ds)
+{
+	struct ctl_err cerr;
+	struct model bm;
+	double *score;
+	char *json;
+	long size;
+	size_t i;
+	FILE *f = fopen(path, "r");
+	int ret = -1;
+
+	if (!f) {
+		fprintf(stderr, "lctrain: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	json = calloc(1, size + 1);
+	score = malloc((ds->nr + 1) * sizeof(*score));
+	if (json && score && fread(json, 1, size, f) == (size_t)size &&
+	    !model_from_json(json, &bm, &cerr)) {
+		for (i = 0; i < ds->nr; i++)
+			score[i] = model_logit(&bm, ds->x[i]);
+		printf("baseline %s: hold-out AUC %.4f on the same rows\n", path,
+		       lc_auc(score, ds->y, ds->nr));
+		ret = 0;
+	} else {
+		fprintf(stderr, "lctrain: baseline %s: %s\n", path,
+			json && score ? cerr.msg : "out of memory");
+	}
+	fclose(f);
+	free(json);
+	free(score);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "horizon-ms", required_argument, NULL, 'H' },
 		{ "rows", required_argument, NULL, 'R' },
+		{ "baseline", required_argument, NULL, 'B' },
 		{ "holdout", required_argument, NULL, 'O' },
 		{ "epochs", required_argument, NULL, 'e' },
 		{ "seed", required_argument, NULL, 's' },
@@ -96,6 +138,7 @@ int main(int argc, char **argv)
 	double holdout = 0.2, horizon_ms = 0;
 	long long scale = 1000;
 	int per_access = 0;
+	const char *baseline = NULL;
 	size_t synth = 0, n_train;
 	struct lc_events ev = { 0 };
 	struct dataset ds, train, test;
@@ -109,6 +152,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': output = optarg; break;
+		case 'B': baseline = optarg; break;
 		case 'R':
 			if (strcmp(optarg, "eviction") && strcmp(optarg, "access"))
 				goto bad;
@@ -168,6 +212,8 @@ int main(int argc, char **argv)
 	printf("train AUC %.4f; hold-out AUC %.4f precision %.4f recall %.4f accuracy %.4f (%zu rows, %zu reused)\n",
 	       mt.auc, mh.auc, mh.precision, mh.recall, mh.accuracy, mh.rows,
 	       mh.positives);
+	if (baseline && baseline_auc(baseline, test.nr ? &test : &train))
+		return 1;
 	if (!synth) {
 		struct lc_model_info info = {
 			.holdout_auc = mh.auc,

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Writing a LearnedCache trace log (bpf/include/lc_trace.h) from the ring
+ * buffer of a recording policy: cachectl trace (the tracer) and cachectl
+ * learn (ml_rank with record=1).
+ */
+#ifndef CACHECTL_RECORDER_H
+#define CACHECTL_RECORDER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/types.h>
+
+struct bpf_map;
+struct bpf_object;
+
+struct recorder {
+	FILE *out;
+	unsigned long long written, dropped;	/* events, drops so far */
+	unsigned long long drops_seen;		/* nr_dropped at the last record */
+	int error;				/* -errno of the first failure */
+};
+
+/*
+ * Creates the log @path with its header (the cgroup @cg_path's memory.max,
+ * now as start time); 0, or -errno with a message printed.
+ */
+int recorder_open(struct recorder *r, const char *path, const char *cg_path);
+
+/* ring_buffer__new() callback: one struct lc_event into the log. */
+int recorder_on_event(void *ctx, void *data, size_t size);
+
+/* Writes an LC_EV_DROPS record for the drops counted since the last one. */
+void recorder_drops(struct recorder *r, const volatile __u64 *nr_dropped);
+
+/* Flushes and closes the log; 0, or -errno with a message printed. */
+int recorder_close(struct recorder *r, const char *path);
+
+/*
+ * Opens the recording policy @objpath (one with an lc_events ring buffer),
+ * sets its knobs (@sets: VAR=VALUE, split in place), sizes the ring
+ * buffer to @ring_bytes, makes it bind to cgroup @cg_id when it registers
+ * and loads it.  Returns the object with its struct_ops map in *@ops, or
+ * NULL with a message printed.
+ */
+struct bpf_object *recording_policy_load(const char *objpath, char **sets,
+					 int nr_sets, unsigned long ring_bytes,
+					 uint64_t cg_id, struct bpf_map **ops);
+
+#endif /* CACHECTL_RECORDER_H */
