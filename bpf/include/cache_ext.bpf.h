@@ -20,6 +20,7 @@
 #define EBUSY		16
 #define EEXIST		17
 #define EINVAL		22
+#define ETIME		62
 #endif
 
 /*

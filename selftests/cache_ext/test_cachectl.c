@@ -323,7 +323,7 @@ TEST_F(cachectl, model_load_show_reject)
 		TH_LOG("%s", out);
 	ASSERT_EQ(cachectl(out, len, "model show ctl_test"), 0) TH_LOG("%s", out);
 	EXPECT_NE(strstr(out, "features 9\nbias -7\nthreshold 3\nweight_scale 1000\n"
-			 "feature page_dt1 3 bins\nfeature page_dt2 2 bins\n"), NULL)
+			 "auc unknown\nfeature page_dt1 3 bins\nfeature page_dt2 2 bins\n"), NULL)
 		TH_LOG("%s", out);
 	v = strstr(out, "version ");
 	ASSERT_NE(v, NULL);
