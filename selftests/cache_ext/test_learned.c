@@ -102,9 +102,9 @@ static long long measure(struct __test_metadata *_metadata,
 	return before;
 }
 
-TEST_F_TIMEOUT(learned, trace_train_load_and_beat_fifo, 300)
+TEST_F_TIMEOUT(learned, trace_train_load_and_beat_fifo_and_lfu, 300)
 {
-	long long fifo, protect, rank10, rank40;
+	long long fifo, lfu, protect, rank10, rank40;
 	unsigned long long no_model;
 	char *out = self->out, summary[256] = "";
 
@@ -122,18 +122,77 @@ TEST_F_TIMEOUT(learned, trace_train_load_and_beat_fifo, 300)
 		      getenv("CACHECTL"), self->model), 0) TH_LOG("%s", out);
 
 	fifo = measure(_metadata, self, "fifo", NULL, NULL);
+	lfu = measure(_metadata, self, "lfu", NULL, NULL);
 	protect = measure(_metadata, self, "ml_protect", NULL, &no_model);
 	EXPECT_EQ(no_model, 0);
 	rank10 = measure(_metadata, self, "ml_rank", "oversample=10", &no_model);
 	EXPECT_EQ(no_model, 0);
 	rank40 = measure(_metadata, self, "ml_rank", "oversample=40", &no_model);
 	EXPECT_EQ(no_model, 0);
-	TH_LOG("disk reads: fifo %lld, ml_protect %lld, ml_rank 10x %lld, 40x %lld (P: %d pages x %d rounds)",
-	       fifo, protect, rank10, rank40, 4 * MIB, ROUNDS);
+	TH_LOG("disk reads: fifo %lld, lfu %lld, ml_protect %lld, ml_rank 10x %lld, 40x %lld (P: %d pages x %d rounds)",
+	       fifo, lfu, protect, rank10, rank40, 4 * MIB, ROUNDS);
 	/* P missed every round under FIFO; the models keep most of it. */
 	EXPECT_LT(protect, fifo - 2 * 4 * MIB);
 	EXPECT_LT(rank10, fifo - 2 * 4 * MIB);
 	EXPECT_LT(rank40, fifo - 2 * 4 * MIB);
+	/*
+	 * Counts tell P from the stream only for the P pages that survive a
+	 * round; the model knows P by its file from the first.  Measured:
+	 * lfu 33,779-33,956 disk reads (more than fifo: sampled, P's pages
+	 * and the stream's hold the same counts), ml_rank 40x 25,713-25,762.
+	 */
+	EXPECT_LT(rank40, lfu);
+}
+
+static int zipf_workload(const char *cgroup, void *path)
+{
+	return zipf_reads(path, 12 * MIB, 30000, 0.9, 42) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* Disk reads of the Zipfian workload on @self->s under @policy. */
+static long long measure_zipf(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(learned) *self, const char *policy,
+			      const char *knobs)
+{
+	struct policy p;
+	long long n;
+
+	EXPECT_EQ(drop_file_cache(self->s), 0);
+	EXPECT_EQ(policy_attach(&p, policy, NULL, self->cg_id, knobs), 0);
+	n = disk_pages_read();
+	EXPECT_EQ(cg_run(self->cg, zipf_workload, self->s), 0);
+	n = disk_pages_read() - n;
+	policy_detach(&p);
+	return n;
+}
+
+/*
+ * On Zipfian reads (12 MiB of the stream file in a 4 MiB cgroup) the
+ * signal is frequency, lfu's own: the model, traced and trained on the
+ * same sequence, ties lfu or does better (within 2%; measured -0.5% and
+ * +0.8%).  Its hold-out AUC is 0.56-0.62, near min_auc: min_auc=0 keeps
+ * the test about scoring.
+ */
+TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 300)
+{
+	char summary[256] = "";
+	long long lfu, rank;
+
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "4M"), 0);
+	ASSERT_EQ(drop_file_cache(self->s), 0);
+	ASSERT_EQ(run_traced(getenv("CACHECTL"), self->cg, self->log, NULL, 0,
+			     zipf_workload, self->s, summary, sizeof(summary)), 0)
+		TH_LOG("%s", summary);
+	ASSERT_EQ(run_cmd(self->out, sizeof(self->out), "%s -o %s %s", getenv("LCTRAIN"),
+			  self->model, self->log), 0) TH_LOG("%s", self->out);
+	TH_LOG("lctrain:\n%s", self->out);
+	ASSERT_EQ(run_cmd(self->out, sizeof(self->out), "%s model load learned %s",
+			  getenv("CACHECTL"), self->model), 0) TH_LOG("%s", self->out);
+	lfu = measure_zipf(_metadata, self, "lfu", NULL);
+	rank = measure_zipf(_metadata, self, "ml_rank", "oversample=20 min_auc=0");
+	TH_LOG("disk reads: lfu %lld, ml_rank 20x %lld (%+.1f%%)", lfu, rank,
+	       (double)(rank - lfu) * 100 / lfu);
+	EXPECT_LE(rank * 100, lfu * 102);
 }
 
 TEST_F_TIMEOUT(learned, no_model_is_fifo_and_says_so, 120)
