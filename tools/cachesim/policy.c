@@ -122,6 +122,19 @@ static int knob_write(void *addr, size_t size, const char *var,
 	errno = 0;
 	v = strtoull(value, &end, 0);
 	number = *value && !*end && !errno && value[0] != '-';
+	/* Booleans as cachectl attach --set takes them. */
+	if (!number && size == 1) {
+		static const char *const yes[] = { "true", "yes", "on" };
+		static const char *const no[] = { "false", "no", "off" };
+		unsigned int i;
+
+		for (i = 0; i < 3 && !number; i++) {
+			if (!strcmp(value, yes[i]) || !strcmp(value, no[i])) {
+				v = !strcmp(value, yes[i]);
+				number = true;
+			}
+		}
+	}
 	if (!number && size <= 8 && size != 0 && (size & (size - 1)) == 0) {
 		snprintf(err, len, "knob %s: '%s' is not a number", var, value);
 		return -EINVAL;

@@ -255,6 +255,12 @@ static void test_knobs(const struct sim_trace *t)
 	ret = run(t, policy("lfu"), &word, 1, 1000, 32, &res);
 	check(ret == -EINVAL && strstr(err, "not a number"),
 	      "a knob's value must fit its type: %s", err);
+	{
+		struct sim_knob rec = { "record", "true" };
+
+		ret = run(t, policy("ml_rank"), &rec, 1, 1000, 32, &res);
+		check(!ret, "a bool knob takes true/false as cachectl does (%s)", err);
+	}
 }
 
 static int write_file(const char *path, const char *text)
