@@ -249,7 +249,8 @@ SIM_LIB		:= $(addprefix $(SIM_DIR)/,cache.c kfuncs.c maps.c models.c oracles.c r
 SIM_LIBS	:= -ldl -lelf -ljson-c -lm
 
 # -Bsymbolic: a policy's references to its own globals stay its own.
-$(SIM_POLICY_DIR)/%.so: bpf/%.bpf.c $(BPF_HDRS) $(SIM_HDRS)
+# | .deps: make sim on a fresh machine installs the packages first.
+$(SIM_POLICY_DIR)/%.so: bpf/%.bpf.c $(BPF_HDRS) $(SIM_HDRS) | $(B)/.deps
 	@mkdir -p $(dir $@)
 	@echo '  CC      $@'
 	@$(CC) -std=gnu11 -O2 -g -Wall -Werror -Wno-unused-function -fPIC \
@@ -257,7 +258,7 @@ $(SIM_POLICY_DIR)/%.so: bpf/%.bpf.c $(BPF_HDRS) $(SIM_HDRS)
 
 # -rdynamic: the kfuncs and helpers are the executable's, for the policies.
 $(CACHESIM): $(SIM_DIR)/main.c $(SIM_LIB) $(SIM_HDRS) $(BPF_HDRS) \
-		$(CACHECTL_DIR)/model.h $(LCTRAIN_DIR)/lclog.h
+		$(CACHECTL_DIR)/model.h $(LCTRAIN_DIR)/lclog.h | $(B)/.deps
 	@mkdir -p $(dir $@)
 	@echo '  CC      $@'
 	@$(CC) $(SIM_CFLAGS) -DCACHESIM_POLICY_DIR='"$(SIM_POLICY_DIR)"' -rdynamic \
@@ -272,7 +273,7 @@ SHARED_TRACE_DIR := $(firstword $(foreach d,$(TOP)/../shared/traces \
 		   $(shell git -C $(TOP) remote get-url origin 2>/dev/null)/../shared/traces,\
 		   $(if $(wildcard $(d)/cloudphysics-sample.csv),$(abspath $(d)))))
 
-$(SIM_TEST_POLICY_DIR)/%.so: $(SIM_DIR)/tests/%.bpf.c $(BPF_HDRS) $(SIM_HDRS)
+$(SIM_TEST_POLICY_DIR)/%.so: $(SIM_DIR)/tests/%.bpf.c $(BPF_HDRS) $(SIM_HDRS) | $(B)/.deps
 	@mkdir -p $(dir $@)
 	@echo '  CC      $@'
 	@$(CC) -std=gnu11 -O2 -g -Wall -Werror -Wno-unused-function -fPIC \
