@@ -67,6 +67,14 @@ int cmd_learn(int argc, char **argv);
 int find_bpf_object(const char *name, char *path, size_t len);
 
 /*
+ * A helper program of the build (cachesim, lctrain): $@env if set, else
+ * @file beside the build (build/@file) if executable, else @name, to be
+ * found in PATH.  The result is in @path.
+ */
+void find_helper(const char *env, const char *file, const char *name,
+		 char *path, size_t len);
+
+/*
  * Runs @argv (argv[0] found in PATH if it has no '/'), with its standard
  * output (and, with @with_stderr, its standard error) into @out, up to
  * @len - 1 bytes and NUL-terminated; with no @out it shares ours.

@@ -51,32 +51,6 @@ struct candidate {
 	int have[NR_SIZES];
 };
 
-/* A helper binary: $ENV, ../DIR/NAME beside this one, or NAME in PATH. */
-static void find_tool(const char *env, const char *dir, const char *name,
-		      char *out, size_t len)
-{
-	const char *e = getenv(env);
-	char self[PATH_MAX], *slash;
-	ssize_t n;
-
-	if (e && *e) {
-		snprintf(out, len, "%s", e);
-		return;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(out, len, "%s/../%s/%s", self, dir, name);
-			if (!access(out, X_OK))
-				return;
-		}
-	}
-	snprintf(out, len, "%s", name);
-}
-
 /* The cgroup's page cache in pages (memory.stat "file"), or 0. */
 static unsigned long long file_pages(const char *cg)
 {
@@ -209,8 +183,8 @@ int cmd_advise(int argc, char **argv)
 	}
 	if (need_root("advise") || cgroup_open_arg(argv[optind], cg, sizeof(cg), &id))
 		return EXIT_FAIL;
-	find_tool("CACHESIM", "cachesim", "cachesim", sim, sizeof(sim));
-	find_tool("LCTRAIN", "lctrain", "lctrain", trainer, sizeof(trainer));
+	find_helper("CACHESIM", "cachesim/cachesim", "cachesim", sim, sizeof(sim));
+	find_helper("LCTRAIN", "lctrain/lctrain", "lctrain", trainer, sizeof(trainer));
 	if (!mkdtemp(dir)) {
 		ctl_warn("mkdtemp: %s", strerror(errno));
 		return EXIT_FAIL;

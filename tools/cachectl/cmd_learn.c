@@ -120,7 +120,7 @@ int cmd_learn(int argc, char **argv)
 	};
 	const char *model = "learned", *rows = "access";
 	double every = 30, duration = 0, min_gain = 0.005, current_auc = -1;
-	char cg[PATH_MAX], objpath[PATH_MAX], lctrain[PATH_MAX], self[PATH_MAX];
+	char cg[PATH_MAX], objpath[PATH_MAX], lctrain[PATH_MAX];
 	char dir[] = "/tmp/cachectl-learn.XXXXXX", current[PATH_MAX], cand[PATH_MAX];
 	char *logs[MAX_WINDOWS] = { 0 }, **sets, *out = NULL;
 	char record_set[] = "record=true", model_set[MODEL_NAME_LEN + 8];
@@ -135,7 +135,6 @@ int cmd_learn(int argc, char **argv)
 	int ret = EXIT_FAIL;
 	struct recorder rec = { 0 };
 	uint64_t cg_id;
-	ssize_t n;
 
 	if (wants_help(argc, argv, learn_usage))
 		return 0;
@@ -177,14 +176,7 @@ int cmd_learn(int argc, char **argv)
 		ctl_warn("ml_rank.bpf.o not found; set CACHECTL_BPF_DIR");
 		goto out_free;
 	}
-	n = getenv("LCTRAIN") ? -1 : readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		*strrchr(self, '/') = '\0';
-		snprintf(lctrain, sizeof(lctrain), "%s/../lctrain/lctrain", self);
-	}
-	if (n <= 0 || access(lctrain, X_OK))
-		snprintf(lctrain, sizeof(lctrain), "%s", getenv("LCTRAIN") ?: "lctrain");
+	find_helper("LCTRAIN", "lctrain/lctrain", "lctrain", lctrain, sizeof(lctrain));
 	if (!mkdtemp(dir)) {
 		ctl_warn("mkdtemp: %s", strerror(errno));
 		goto out_free;

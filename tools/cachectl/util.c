@@ -103,9 +103,9 @@ int need_cache_ext_kernel(void)
 /*
  * @file relative to the build directory the binary runs from (the parent
  * of its own directory: build/cachectl/cachectl -> build/), in @path;
- * 0 if it is readable there.
+ * 0 if access(@mode) allows it there.
  */
-static int beside_build(const char *file, char *path, size_t len)
+static int beside_build_mode(const char *file, int mode, char *path, size_t len)
 {
 	char exe[PATH_MAX], *slash;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -118,7 +118,23 @@ static int beside_build(const char *file, char *path, size_t len)
 		return -ENOENT;
 	*slash = '\0';
 	snprintf(path, len, "%s/../%s", exe, file);
-	return access(path, R_OK) ? -ENOENT : 0;
+	return access(path, mode) ? -ENOENT : 0;
+}
+
+static int beside_build(const char *file, char *path, size_t len)
+{
+	return beside_build_mode(file, R_OK, path, len);
+}
+
+void find_helper(const char *env, const char *file, const char *name,
+		 char *path, size_t len)
+{
+	const char *e = getenv(env);
+
+	if (e && *e)
+		snprintf(path, len, "%s", e);
+	else if (beside_build_mode(file, X_OK, path, len))
+		snprintf(path, len, "%s", name);
 }
 
 /* Where the module may be: $CACHECTL_MODULE, next to the build, installed. */
