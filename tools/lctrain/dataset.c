@@ -5,6 +5,7 @@
  * after it (reuse) next to it; rows are then put back in time order.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,39 @@ static int same_page(const struct lc_event *a, const struct lc_event *b)
 	return a->dev == b->dev && a->ino == b->ino && a->index == b->index;
 }
 
+/*
+ * The mean time from a page's insertion to its eviction, over the events
+ * @idx[0..@n) of @ev sorted by page and time (other events are passed
+ * over); *@evictions gets the number of evictions.
+ */
+static uint64_t mean_residency(const struct lc_event *ev, const size_t *idx,
+			       size_t n, size_t *evictions)
+{
+	uint64_t sum = 0, nr = 0, inserted_at = 0;
+	bool inserted = false;
+	size_t i;
+
+	*evictions = 0;
+	for (i = 0; i < n; i++) {
+		const struct lc_event *e = &ev[idx[i]];
+
+		if (i && !same_page(&ev[idx[i - 1]], e))
+			inserted = false;
+		if (e->type == LC_EV_INSERT) {
+			inserted = true;
+			inserted_at = e->time_ns;
+		} else if (e->type == LC_EV_EVICT) {
+			if (inserted) {
+				sum += e->time_ns - inserted_at;
+				nr++;
+			}
+			inserted = false;
+			++*evictions;
+		}
+	}
+	return nr ? sum / nr : 0;
+}
+
 static const uint64_t *time_base;
 
 static int by_time(const void *a, const void *b)
@@ -54,9 +88,8 @@ static int by_time(const void *a, const void *b)
 int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 		  struct dataset *ds)
 {
-	size_t *idx = NULL, *evict = NULL, *order = NULL, n = 0, i, j;
+	size_t *idx = NULL, *evict = NULL, *order = NULL, n = 0, i, j, evictions;
 	uint64_t *next_insert = NULL, *evict_time = NULL, *later = NULL;
-	uint64_t residency_sum = 0, residency_nr = 0;
 	int ret = -ENOMEM;
 
 	memset(ds, 0, sizeof(*ds));
@@ -99,11 +132,6 @@ int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 
 		if (e->type != LC_EV_EVICT)
 			continue;
-		if (i > 0 && same_page(&ev->ev[idx[i - 1]], e) &&
-		    ev->ev[idx[i - 1]].type == LC_EV_INSERT) {
-			residency_sum += e->time_ns - ev->ev[idx[i - 1]].time_ns;
-			residency_nr++;
-		}
 		next_insert[ds->nr] = later[i];
 		evict_time[ds->nr] = e->time_ns;
 		evict[ds->nr++] = idx[i];
@@ -111,7 +139,7 @@ int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
 	ret = -ENODATA;
 	if (!ds->nr)
 		goto out;
-	ds->mean_residency_ns = residency_nr ? residency_sum / residency_nr : 0;
+	ds->mean_residency_ns = mean_residency(ev->ev, idx, n, &evictions);
 	ds->horizon_ns = horizon_ns ? horizon_ns : ds->mean_residency_ns;
 
 	ret = -ENOMEM;
@@ -248,20 +276,10 @@ int dataset_build_accesses(const struct lc_events *ev, uint64_t horizon_ns,
 	struct lc_inode_state *fs = NULL;
 	uint64_t *file_pages = NULL, *next_use = NULL, *next_evict = NULL;
 	uint64_t *use_after = NULL, *evict_after = NULL;
-	size_t *idx = NULL, n = 0, i, j, nr_access = 0;
-	struct dataset by_eviction;
-	int ret;
+	size_t *idx = NULL, n = 0, i, j, nr_access = 0, evictions;
+	int ret = -ENOMEM;
 
 	memset(ds, 0, sizeof(*ds));
-	/* The horizon: the mean residency, as for eviction rows. */
-	ret = dataset_build(ev, horizon_ns, &by_eviction);
-	if (ret)
-		return ret;
-	ds->horizon_ns = by_eviction.horizon_ns;
-	ds->mean_residency_ns = by_eviction.mean_residency_ns;
-	dataset_free(&by_eviction);
-
-	ret = -ENOMEM;
 	for (i = 0; i < ev->nr; i++)
 		nr_access += ev->ev[i].type == LC_EV_ACCESS;
 	for (i = 0; i < ev->nr; i++)
@@ -281,6 +299,13 @@ int dataset_build_accesses(const struct lc_events *ev, uint64_t horizon_ns,
 			idx[j++] = i;
 	sort_base = ev->ev;
 	qsort(idx, n, sizeof(*idx), by_page_time);
+	/* The horizon: the mean residency, as for eviction rows. */
+	ds->mean_residency_ns = mean_residency(ev->ev, idx, n, &evictions);
+	ds->horizon_ns = horizon_ns ? horizon_ns : ds->mean_residency_ns;
+	ret = -ENODATA;
+	if (!evictions)
+		goto out;
+	ret = -ENOMEM;
 	for (i = n; i-- > 0;) {
 		const struct lc_event *e = &ev->ev[idx[i]];
 		const struct lc_event *nx = i + 1 < n ? &ev->ev[idx[i + 1]] : NULL;
