@@ -28,19 +28,9 @@
 
 struct sim_cache *sim;
 
-static u64 mix64(u64 x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static u32 page_hash(u32 file, u64 index)
 {
-	return (u32)mix64(index ^ ((u64)file << 44));
+	return (u32)sim_mix64(index ^ ((u64)file << 44));
 }
 
 /* The registry slot of (@file, @index) or of the free place for it. */
@@ -327,7 +317,7 @@ static int bind(const struct cache_ext_ops *ops, char *err, size_t len)
 	return 0;
 }
 
-static double cpu_seconds(void)
+double sim_cpu_seconds(void)
 {
 	struct timespec ts;
 
@@ -418,9 +408,9 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 	if (!ret)
 		ret = bind(ops, err, len);
 	if (!ret) {
-		start = cpu_seconds();
+		start = sim_cpu_seconds();
 		replay(t, cfg, every_prog, s->every);
-		res->seconds = cpu_seconds() - start;
+		res->seconds = sim_cpu_seconds() - start;
 		if (ops && ops->exit) {
 			struct cache_ext_exit_info info = {
 				.reason = CACHE_EXT_EJECT_NONE,

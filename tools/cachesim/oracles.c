@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "oracles.h"
 
@@ -89,14 +88,6 @@ static void heap_pop(struct heap *h)
 		sift_down(h, 0);
 }
 
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int sim_oracle_run(const struct sim_trace *t, const char *which,
 		   const struct sim_config *cfg, struct sim_result *res,
 		   char *err, size_t len)
@@ -134,7 +125,7 @@ int sim_oracle_run(const struct sim_trace *t, const char *which,
 	}
 	memset(h.pos, 0xff, (size_t)nr_pages * sizeof(*h.pos));
 
-	start = cpu_seconds();
+	start = sim_cpu_seconds();
 	for (i = 0; i < t->nr; i++) {
 		uint32_t p = ids[i];
 		uint64_t key;
@@ -156,7 +147,7 @@ int sim_oracle_run(const struct sim_trace *t, const char *which,
 		}
 		heap_set(&h, p, key);
 	}
-	res->seconds = cpu_seconds() - start;
+	res->seconds = sim_cpu_seconds() - start;
 	ret = 0;
 out:
 	if (ret)

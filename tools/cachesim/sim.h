@@ -148,4 +148,17 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 	    const struct sim_config *cfg, struct sim_result *res,
 	    char *err, size_t len);
 
+/* A 64-bit mixer (murmur3's finalizer): the simulator's hash tables. */
+static inline uint64_t sim_mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+/* CPU time of this process, in seconds: what a simulation's speed is in. */
+double sim_cpu_seconds(void);
+
 #endif /* CACHESIM_SIM_H */

@@ -18,15 +18,6 @@
 
 #define PAGE_SHIFT	12
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
-}
-
 /* A set of 64-bit keys (open addressing; 0 is stored aside). */
 struct keyset {
 	uint64_t *slot;
@@ -74,7 +65,7 @@ static uint32_t *keyset_get(struct keyset *s, uint64_t key, int *added)
 		keyset_free(s);
 		*s = bigger;
 	}
-	for (i = mix64(key) & s->mask; s->slot[i]; i = (i + 1) & s->mask)
+	for (i = sim_mix64(key) & s->mask; s->slot[i]; i = (i + 1) & s->mask)
 		if (s->slot[i] == key)
 			return &s->val[i];
 	s->slot[i] = key;
@@ -138,7 +129,7 @@ int sim_trace_page_ids(const struct sim_trace *t, uint32_t *ids, uint32_t *nr)
 	if (keyset_init(&seen, t->nr / 4 + 1))
 		return -ENOMEM;
 	for (i = 0; i < t->nr; i++) {
-		uint64_t key = mix64(t->req[i].index) ^
+		uint64_t key = sim_mix64(t->req[i].index) ^
 			       ((uint64_t)t->req[i].file + 1) << 52;
 		uint32_t *id;
 		int added;
