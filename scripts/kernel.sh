@@ -4,20 +4,28 @@
 # Prepare, configure and build the cache_ext test kernel.
 #
 #   scripts/kernel.sh prepare   unpack linux-source-6.12 into build/linux as a
-#                               git tree at the recorded base, apply
-#                               kernel/patches with git am, sync the
-#                               kernel/cache_ext overlay
+#                               git tree at the recorded base (tag
+#                               cache-ext-base) and apply kernel/patches with
+#                               git am on branch cache-ext
 #   scripts/kernel.sh config    tinyconfig + kernel/configs/cache_ext.config
 #   scripts/kernel.sh build     bzImage and modules into build/kbuild
+#   scripts/kernel.sh export    write branch cache-ext of build/linux back
+#                               to kernel/patches, one file per commit
+#
+# kernel/patches is the kernel side as a commit stack.  To change it, commit
+# on branch cache-ext in build/linux (git commit --fixup, git rebase -i
+# --autosquash cache-ext-base), then `scripts/kernel.sh export` and commit
+# kernel/patches here.  prepare refuses to throw away commits on cache-ext
+# that were not exported.
 #
 # With KERNEL_VARIANT=debug, config and build make the debug kernel of
 # `make check-debug` instead: the same fragment plus configs/debug.config
 # (KASAN, lockdep, list and work-item debugging), in build/kbuild-debug.
 #
 # Each step redoes only what changed: a new or edited patch resets the tree
-# to the base and re-applies the series; an edited overlay file is copied
-# alone; the object tree in build/kbuild is kept, so make rebuilds only what
-# the change touched (ccache absorbs the rest).
+# to the base and re-applies the series; the object tree in build/kbuild is
+# kept, so make rebuilds only what the change touched (ccache absorbs the
+# rest).
 
 set -euo pipefail
 
@@ -26,7 +34,7 @@ BUILD=$TOP/build
 KSRC=$BUILD/linux
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 BASE_FILE=$TOP/kernel/BASE
-OVERLAY=$TOP/kernel/cache_ext
+PATCHES=$TOP/kernel/patches
 FRAGMENTS=$TOP/kernel/configs/cache_ext.config
 case "${KERNEL_VARIANT:-}" in
 "")	KOUT=$BUILD/kbuild ;;
@@ -96,47 +104,48 @@ check_base() {
 	EOF
 }
 
+# The series as applied last: the hash of kernel/patches, and the commit
+# git am made of it.
+series_stamp() { stamp_of "$PATCHES"/*.patch; }
+
 apply_patches() {
-	local stamp
-	stamp=$(stamp_of "$TOP"/kernel/patches/*.patch)
-	if [ -f "$KSRC/.cache_ext_series" ] &&
-	   [ "$(cat "$KSRC/.cache_ext_series")" = "$stamp" ]; then
-		return
+	local stamp head
+	stamp=$(series_stamp)
+	if [ -f "$KSRC/.cache_ext_series" ]; then
+		read -r applied head < "$KSRC/.cache_ext_series" || true
+		[ "$applied" != "$stamp" ] || return 0
+		# Commits made on cache-ext since and not exported are work.
+		if [ -n "${head:-}" ] &&
+		   [ "$(git -C "$KSRC" rev-parse -q --verify cache-ext)" != "$head" ] &&
+		   [ -z "${CACHE_EXT_DISCARD:-}" ]; then
+			die "branch cache-ext of $KSRC has commits kernel/patches does not; run 'scripts/kernel.sh export' (or CACHE_EXT_DISCARD=1 to drop them)"
+		fi
 	fi
 	log "applying kernel/patches"
 	rm -f "$KSRC/.cache_ext_series"
 	git -C "$KSRC" am --abort >/dev/null 2>&1 || true
 	git -C "$KSRC" checkout -q -f -B cache-ext cache-ext-base
 	git -C "$KSRC" clean -q -f -d -x
-	rm -f "$KSRC/.cache_ext_overlay"
-	if ls "$TOP"/kernel/patches/*.patch >/dev/null 2>&1; then
-		git -C "$KSRC" am -q --whitespace=nowarn \
-			"$TOP"/kernel/patches/*.patch ||
+	if ls "$PATCHES"/*.patch >/dev/null 2>&1; then
+		git -C "$KSRC" am -q --whitespace=nowarn --committer-date-is-author-date \
+			"$PATCHES"/*.patch ||
 			die "a patch in kernel/patches does not apply to Linux $(make -s -C "$KSRC" kernelversion); see git -C $KSRC am --show-current-patch"
 	fi
-	echo "$stamp" > "$KSRC/.cache_ext_series"
+	echo "$stamp $(git -C "$KSRC" rev-parse cache-ext)" > "$KSRC/.cache_ext_series"
 }
 
-# Copy overlay files whose content changed; delete the ones that went away.
-sync_overlay() {
-	local list=$KSRC/.cache_ext_overlay new f
-	new=$(cd "$OVERLAY" && find . -type f | sed 's|^\./||' | sort)
-	if [ -f "$list" ]; then
-		comm -23 "$list" <(echo "$new") | while read -r f; do
-			log "removing $f"
-			rm -f "$KSRC/$f"
-		done
-	fi
-	for f in $new; do
-		if ! cmp -s "$OVERLAY/$f" "$KSRC/$f"; then
-			if git -C "$KSRC" cat-file -e "cache-ext-base:$f" 2>/dev/null; then
-				die "overlay file $f exists in the base tree; change it with a patch"
-			fi
-			mkdir -p "$(dirname "$KSRC/$f")"
-			cp "$OVERLAY/$f" "$KSRC/$f"
-		fi
-	done
-	echo "$new" > "$list"
+# Branch cache-ext back to kernel/patches: the stack as it is committed.
+do_export() {
+	local n
+	[ -d "$KSRC/.git" ] || die "no $KSRC; run 'scripts/kernel.sh prepare' first"
+	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
+		die "$KSRC has uncommitted changes; commit them on cache-ext first"
+	rm -f "$PATCHES"/*.patch
+	git -C "$KSRC" format-patch -q -N --zero-commit --no-signature \
+		-o "$PATCHES" cache-ext-base..cache-ext
+	n=$(ls "$PATCHES"/*.patch | wc -l)
+	echo "$(series_stamp) $(git -C "$KSRC" rev-parse cache-ext)" > "$KSRC/.cache_ext_series"
+	log "$n patches in kernel/patches"
 }
 
 # Size and time of the tarball: a package upgrade replaces it.
@@ -151,7 +160,36 @@ do_prepare() {
 	check_base
 	apply_patches
 	[ -f "$KSRC/.cache_ext_tarball" ] || tarball_id > "$KSRC/.cache_ext_tarball"
-	sync_overlay
+}
+
+# configure SRC OUT FRAGMENT...: tinyconfig + the fragments, for source tree
+# SRC in object tree OUT.  A symbol of a fragment that olddefconfig dropped
+# fails, unless its Kconfig entry does not exist in SRC (the upstream
+# series is configured at every patch, before some options exist).
+configure() {
+	local src=$1 out=$2 sym val missing=0
+	shift 2
+	mkdir -p "$out"
+	make -s -C "$src" O="$out" tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >/dev/null
+	make -s -C "$src" O="$out" olddefconfig >/dev/null
+	# The last fragment that sets a symbol wins, as in merge_config.sh.
+	local -A want=()
+	while IFS='=' read -r sym val; do
+		want[$sym]=$val
+	done < <(cat "$@" | sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p; /^CONFIG_[A-Z0-9_]*=/p')
+	for sym in "${!want[@]}"; do
+		val=${want[$sym]}
+		grep -qx "$sym=$val" "$out/.config" && continue
+		[ "$val" = n ] && ! grep -q "^$sym=" "$out/.config" && continue
+		if [ -n "${CACHE_EXT_TREE_CONFIG:-}" ] &&
+		   ! grep -rqs --include='Kconfig*' -x "config ${sym#CONFIG_}" "$src/mm"; then
+			continue
+		fi
+		echo "kernel.sh: $sym=$val did not survive olddefconfig" >&2
+		missing=1
+	done
+	[ $missing -eq 0 ] || die "config fragment not satisfied (missing dependencies?)"
 }
 
 do_config() {
@@ -164,20 +202,8 @@ do_config() {
 		return
 	fi
 	log "configuring (tinyconfig +$(for f in $FRAGMENTS; do printf ' %s' "$(basename "$f")"; done))"
-	mkdir -p "$KOUT"
-	make -s -C "$KSRC" O="$KOUT" tinyconfig >/dev/null
 	# shellcheck disable=SC2086
-	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOUT" \
-		"$KOUT/.config" $FRAGMENTS >/dev/null
-	make -s -C "$KSRC" O="$KOUT" olddefconfig >/dev/null
-	local sym val missing=0
-	while IFS='=' read -r sym val; do
-		if ! grep -qx "$sym=$val" "$KOUT/.config"; then
-			echo "kernel.sh: $sym=$val did not survive olddefconfig" >&2
-			missing=1
-		fi
-	done < <(cat $FRAGMENTS | grep -E '^CONFIG_[A-Z0-9_]+=')
-	[ $missing -eq 0 ] || die "config fragment not satisfied (missing dependencies?)"
+	configure "$KSRC" "$KOUT" $FRAGMENTS
 	echo "$stamp" > "$KOUT/.cache_ext_config"
 }
 
@@ -232,5 +258,11 @@ case "${1:-}" in
 prepare) do_prepare ;;
 config) do_config ;;
 build) do_build ;;
-*) echo "usage: $0 prepare|config|build" >&2; exit 2 ;;
+export) do_export ;;
+tree-config)
+	# tree-config SRC OUT FRAGMENT...: make-patches.sh, at each patch.
+	[ $# -ge 4 ] || die "usage: $0 tree-config SRC OUT FRAGMENT..."
+	shift
+	CACHE_EXT_TREE_CONFIG=1 configure "$@" ;;
+*) echo "usage: $0 prepare|config|build|export|tree-config" >&2; exit 2 ;;
 esac
