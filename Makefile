@@ -56,7 +56,8 @@ help:
 	@echo 'make check      all tests: host unit tests + kselftests in the VM'
 	@echo 'make kselftest  the kselftests only, in the VM'
 	@echo 'make check-debug  the tests on a KASAN + lockdep kernel'
-	@echo 'make patches    the upstream series into build/series, checkpatch --strict'
+	@echo 'make patches    the upstream series into build/series; checkpatch, kernel-doc, =y/=n build of every patch'
+	@echo 'make patches-kselftest  the series'"'"' kselftests built in its tree, run in the VM with run_kselftest.sh'
 	@echo 'make vm CMD=".."  run a command in the VM (CMD as written; KVM=1 for KVM);  make vm-shell: interactive'
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
 	@echo 'make profile-core SETUPS="unbound fifo"  instructions per kernel function (QEMU plugin)'
@@ -139,12 +140,14 @@ CTL_KO		:= $(EXTMOD)/module/cache_ext_ctl.ko
 # the module's BTF is split BTF on top of vmlinux's: relink it.
 define ctl_ko_rule
 $(1)/module/cache_ext_ctl.ko: Kbuild $(wildcard module/*) bpf/include/lc_features.h $(2)/vmlinux
-	@mkdir -p $(1)/bpf/include
+	@mkdir -p $(1)
 	@rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*' \
 		--exclude='*.mod*' --exclude='modules.order' module Kbuild $(1)/
-	@cp bpf/include/lc_features.h $(1)/bpf/include/
+	@# lc_features.h sits beside the module's sources, as in the kernel tree.
+	@cp bpf/include/lc_features.h $(1)/module/
 	@rm -f $$@
-	@$$(MAKE) -s -C $(2) M=$(1) CACHE_EXT_HELPER=$$(CACHECTL) modules
+	@$$(MAKE) -s -C $(2) M=$(1) CONFIG_CACHE_EXT_CTL=m \
+		CACHE_EXT_HELPER=$$(CACHECTL) modules
 endef
 $(eval $(call ctl_ko_rule,$(EXTMOD),$(KOUT)))
 
@@ -490,6 +493,30 @@ vm-shell: kernel
 
 patches: $(B)/.deps
 	@scripts/make-patches.sh
+
+# The applied series' kselftests, as a kernel developer runs them: built
+# inside the series' tree with the kselftest Makefile, installed, and run
+# with run_kselftest.sh in the VM on the series' own kernel and module
+# (make patches first: it leaves the applied series in build/series-work).
+SERIES_TREE	:= $(B)/series-work
+SERIES_KOUT	:= $(B)/series-build/y
+SERIES_TESTS	:= $(B)/series-kselftest
+.PHONY: patches-kselftest
+patches-kselftest: $(B)/.deps
+	@test -d $(SERIES_TREE)/tools/testing/selftests/cache_ext || \
+		{ echo 'patches-kselftest: no applied series in $(SERIES_TREE); run make patches first'; exit 2; }
+	@echo '  BUILD   bzImage of the series (build/series-build/y)'
+	@$(MAKE) -s -C $(SERIES_TREE) O=$(SERIES_KOUT) -j$(JOBS) bzImage modules
+	@echo '  BUILD   make -C tools/testing/selftests TARGETS=cache_ext install (in the series tree)'
+	@rm -rf $(SERIES_TESTS)
+	@$(MAKE) -s -C $(SERIES_TREE)/tools/testing/selftests TARGETS=cache_ext \
+		O=$(SERIES_KOUT) CLANG=$(CLANG) INSTALL_PATH=$(SERIES_TESTS) install \
+		> $(B)/series-kselftest.log 2>&1 || { tail -n 40 $(B)/series-kselftest.log; exit 1; }
+	@KERNEL=$(SERIES_KOUT)/arch/x86/boot/bzImage $(VM) -t $(VM_TIMEOUT) -- \
+		env CACHE_EXT_CTL_KO=$(SERIES_KOUT)/mm/cache_ext/ctl/cache_ext_ctl.ko \
+		CACHECTL=$(SERIES_KOUT)/kselftest/cache_ext/tools/cachectl/cachectl \
+		LCTRAIN=$(SERIES_KOUT)/kselftest/cache_ext/tools/lctrain/lctrain \
+		$(TOP)/scripts/kselftest.sh --installed $(SERIES_TESTS)
 
 clean:
 	rm -rf $(B)/bpf $(B)/selftests $(B)/include $(B)/series $(B)/vm

@@ -148,7 +148,7 @@ static int parse_feature(char *line, u32 idx, struct model_feature *f)
 	if (f->n_bins < 1 || f->n_bins > MODEL_MAX_BINS)
 		return -ERANGE;
 
-	max_edge = LC_FEATURE_IS_TIME(idx) ? LC_DT_NONE : S64_MAX;
+	max_edge = lc_feature_is_time(idx) ? LC_DT_NONE : S64_MAX;
 	tok = next_token(&pos);
 	if (!tok || strcmp(tok, "edges"))
 		return -EINVAL;

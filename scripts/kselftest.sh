@@ -7,6 +7,9 @@
 # BUG or oops; the last line is "N passed, N failed".
 #
 #   scripts/kselftest.sh MAKE_VARS...   (the variables selftests/ needs)
+#   scripts/kselftest.sh --installed DIR
+#       `make patches-kselftest`: the tests as the kernel tree's kselftest
+#       install put them in DIR, run with DIR/run_kselftest.sh
 
 set -uo pipefail
 
@@ -25,7 +28,11 @@ export kselftest_override_timeout=${timeout:-45}
 # checks the preload).
 export CACHECTL_MODULE_PARAMS=preload=
 
-make -s -C "$TOP/selftests/cache_ext" "$@" run_tests 2>&1 | tee "$log"
+if [ "${1:-}" = --installed ]; then
+	"$2/run_kselftest.sh" 2>&1 | tee "$log"
+else
+	make -s -C "$TOP/selftests/cache_ext" "$@" run_tests 2>&1 | tee "$log"
+fi
 runner=${PIPESTATUS[0]}
 
 passed=$(grep -Ec '^# ok [0-9]+ ' "$log")

@@ -1,10 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Generate the upstream series from kernel/series (kernel/patches plus the
-# kernel/cache_ext overlay) into build/series, prove that it applies with
-# git am onto the pristine base, and run checkpatch.pl --strict on it.
+# `make patches`: the upstream series in build/series, and its proof.
+#
+# The series is the kernel stack (kernel/patches, the commits of branch
+# cache-ext in build/linux) followed by the parts of this repository that go
+# in-tree (kernel/tree/series: the companion module, tools/cache_ext, the
+# kselftests, the documentation), each a commit of its own.  Then:
+#   - it applies to the pristine base with git am;
+#   - checkpatch.pl --strict and kernel-doc -Wall are clean;
+#   - the kernel (vmlinux and modules) builds after EVERY patch, once with
+#     CONFIG_CACHE_EXT=y (and the module =m once it exists) and once with
+#     CONFIG_CACHE_EXT=n, and no build prints a warning.
 # Any problem fails the script.
+#
+# The builds are incremental: one object tree per configuration
+# (build/series-build/{y,n}), ccache, and a record of the source trees that
+# built clean, so only new or changed patches are built again.  A patch that
+# touches only Documentation/, tools/ or MAINTAINERS builds what its parent
+# built and is not built again.  PATCHES_BUILD=0 skips the builds;
+# PATCHES_CONFIGS="n" (or "y") builds one configuration only.
 
 set -euo pipefail
 
@@ -12,72 +27,139 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 KSRC=$TOP/build/linux
 OUT=$TOP/build/series
 WORK=$TOP/build/series-work
-OVERLAY=$TOP/kernel/cache_ext
-SERIES=$TOP/kernel/series
+BUILDS=$TOP/build/series-build
+TREE=$TOP/kernel/tree
+CONFIGS=$TOP/kernel/configs
 
 die() { echo "make-patches: $*" >&2; exit 1; }
 
 # checkpatch.pl runs scripts/spdxcheck.py with the python3 in PATH; use the
 # one that has python3-ply and python3-git from make deps.
-export PATH=/usr/bin:$PATH
-
-"$TOP/scripts/kernel.sh" prepare >/dev/null
+export PATH=/usr/lib/ccache:/usr/bin:$PATH
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_USER=cache_ext KBUILD_BUILD_HOST=qemu
+export KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00 UTC"
 # Author and committer of the series: the identity of the patches.
 export GIT_COMMITTER_NAME="cache_ext developers"
 export GIT_COMMITTER_EMAIL="cache-ext@lists.invalid"
 
-entries=$(grep -Ev '^\s*(#|$)' "$SERIES")
+"$TOP/scripts/kernel.sh" prepare >/dev/null
 
-# Every patch and overlay file exactly once.
-used_patches=$(echo "$entries" | awk '$1 == "patch" { print $2 }' | sort)
-have_patches=$(cd "$TOP/kernel/patches" && ls -1 *.patch | sort)
-[ "$used_patches" = "$have_patches" ] ||
-	die "kernel/series and kernel/patches disagree:
-$(diff <(echo "$used_patches") <(echo "$have_patches") || true)"
-used_files=$(echo "$entries" | awk '{ for (i = 3; i <= NF; i++) print $i }' |
-	while read -r p; do
-		[ -e "$OVERLAY/$p" ] || die "kernel/series names $p, not in kernel/cache_ext"
-		(cd "$OVERLAY" && find "$p" -type f)
-	done | sort)
-have_files=$(cd "$OVERLAY" && find . -type f | sed 's|^\./||' | sort)
-[ "$(echo "$used_files" | uniq -d)" = "" ] ||
-	die "overlay files listed twice in kernel/series: $(echo "$used_files" | uniq -d)"
-[ "$used_files" = "$have_files" ] ||
-	die "overlay files missing from kernel/series:
-$(comm -13 <(echo "$used_files") <(echo "$have_files"))"
+# --- the series ---------------------------------------------------------------
 
-# Build the series on a scratch worktree at the base.
 git -C "$KSRC" worktree remove --force "$WORK" >/dev/null 2>&1 || rm -rf "$WORK"
 git -C "$KSRC" worktree prune
-git -C "$KSRC" worktree add -q --detach "$WORK" cache-ext-base
-cleanup() { git -C "$KSRC" worktree remove --force "$WORK" >/dev/null 2>&1 || true; }
-trap cleanup EXIT
+git -C "$KSRC" worktree add -q --detach "$WORK" cache-ext
+# The worktree stays: at the end it holds the applied series, which
+# `make patches-kselftest` builds the kselftests in.
 
-echo "$entries" | while read -r kind name paths; do
-	[ "$kind" = patch ] || die "unknown kernel/series entry '$kind'"
-	git -C "$WORK" am -q "$TOP/kernel/patches/$name" ||
-		die "$name does not apply in series order"
-	for p in $paths; do
-		mkdir -p "$WORK/$(dirname "$p")"
-		cp -r "$OVERLAY/$p" "$WORK/$(dirname "$p")/"
-		git -C "$WORK" add -f "$p"
-	done
-	[ -z "$paths" ] || git -C "$WORK" commit -q --amend --no-edit
-done
+# kernel/tree/series: "patch NAME" applies kernel/tree/NAME (its message and
+# the changes to files the tree already has), and each indented "FROM TO"
+# line after it adds the repository's file or directory FROM at tree path
+# TO to that commit.  Every file of kernel/tree is used once.
+# Repository directory -> tree path, for the .rst rewrite.
+dir_map=$(sed -n 's/^[[:space:]]\+\([^ !]*\) \([^ !]*\).*/\1 \2/p' "$TREE/series" |
+	while read -r from to; do if [ -d "$TOP/$from" ]; then echo "$from=$to"; fi; done)
+
+# to_tree FILE [SECTION...]: in a copied .rst file, drop the top-level
+# sections named (this repository's own: the VM, its test runs) and
+# rewrite repository paths to tree paths.
+to_tree() {
+	python3 - "$@" <<'PY'
+import re, sys
+path = sys.argv[1]
+drop = set(x.strip() for x in sys.argv[2:] if x.strip())
+lines = open(path).read().split('\n')
+out, skipping = [], False
+for i, line in enumerate(lines):
+    under = lines[i + 1] if i + 1 < len(lines) else ''
+    if re.fullmatch(r'=+', under) and len(under) >= len(line) > 0:
+        skipping = line in drop
+        drop.discard(line) if skipping else None
+    if not skipping:
+        out.append(line)
+if drop:
+    sys.exit('make-patches: %s has no section %s' % (path, ', '.join(sorted(drop))))
+text = '\n'.join(out)
+import os
+for pair in os.environ['DIR_MAP'].split():
+    src, dst = pair.split('=')
+    # A one-word directory (bpf, module) only where a path follows.
+    after = r'(?=/|\b)' if '/' in src else r'(?=/)'
+    text = re.sub(r'(?<![\w/.-])' + re.escape(src) + after, dst, text)
+open(path, 'w').write(text)
+PY
+}
+export DIR_MAP=$dir_map
+
+used=()
+name=
+flush() {
+	[ -n "$name" ] || return 0
+	git -C "$WORK" add -f -A
+	git -C "$WORK" commit -q --amend --no-edit
+	name=
+}
+while IFS= read -r line; do
+	case "$line" in
+	''|'#'*) continue ;;
+	patch\ *)
+		flush
+		name=${line#patch }
+		[ -f "$TREE/$name" ] || die "kernel/tree/series names $name, not in kernel/tree"
+		git -C "$WORK" am -q "$TREE/$name" ||
+			die "kernel/tree/$name does not apply after kernel/patches"
+		used+=("$name") ;;
+	[[:space:]]*)
+		[ -n "$name" ] || die "kernel/tree/series: '$line' before any patch"
+		IFS='!' read -r paths sections <<<"$line"
+		read -r from to <<<"$paths"
+		[ -e "$TOP/$from" ] || die "kernel/tree/series: $from does not exist"
+		if [ -d "$TOP/$from" ]; then
+			mkdir -p "$WORK/$to"
+			# Only what git tracks: no build output, no editor files.
+			git -C "$TOP" ls-files -z -- "$from" | while IFS= read -r -d '' f; do
+				mkdir -p "$WORK/$to/$(dirname "${f#"$from"/}")"
+				cp "$TOP/$f" "$WORK/$to/${f#"$from"/}"
+			done
+		else
+			mkdir -p "$WORK/$(dirname "$to")"
+			cp "$TOP/$from" "$WORK/$to"
+			if [[ $to == *.rst ]]; then
+				drop=()
+				IFS='!' read -r -a drop <<<"$sections"
+				to_tree "$WORK/$to" "${drop[@]}"
+			fi
+		fi ;;
+	*) die "kernel/tree/series: cannot read '$line'" ;;
+	esac
+done < "$TREE/series"
+flush
+have=$(cd "$TREE" && ls -1 *.patch | sort)
+[ "$(printf '%s\n' "${used[@]}" | sort)" = "$have" ] ||
+	die "kernel/tree/series and the patches in kernel/tree disagree"
 
 rm -rf "$OUT"
 git -C "$WORK" format-patch -q --cover-letter --base=cache-ext-base \
-	--zero-commit --no-signature -o "$OUT" cache-ext-base..HEAD
+	--subject-prefix="RFC PATCH v1" --zero-commit --no-signature \
+	-o "$OUT" cache-ext-base..HEAD
+n=$(ls "$OUT"/*.patch | grep -vc cover-letter)
 
-# Fill in the cover letter.
-cover=$(ls "$OUT"/0000-cover-letter.patch)
-subject=$(head -n 1 "$TOP/kernel/cover-letter.txt")
-python3 - "$cover" "$TOP/kernel/cover-letter.txt" <<'PY'
+# The cover letter: subject, text and recipients from kernel/cover-letter.txt.
+python3 - "$OUT/0000-cover-letter.patch" "$TOP/kernel/cover-letter.txt" <<'PY'
 import sys
-cover, text = sys.argv[1], open(sys.argv[2]).read().split('\n', 1)
+cover, src = sys.argv[1], open(sys.argv[2]).read()
+head, body = src.split('\n\n', 1)
+fields = {}
+for line in head.splitlines():
+    key, _, value = line.partition(':')
+    fields.setdefault(key.strip(), []).append(value.strip())
 s = open(cover).read()
-s = s.replace('*** SUBJECT HERE ***', text[0].strip())
-s = s.replace('*** BLURB HERE ***', text[1].strip())
+s = s.replace('*** SUBJECT HERE ***', fields['Subject'][0])
+s = s.replace('*** BLURB HERE ***', body.strip())
+to = ''.join('To: %s\n' % v for v in fields.get('To', []))
+cc = ''.join('Cc: %s\n' % v for v in fields.get('Cc', []))
+s = s.replace('\nSubject:', '\n' + to + cc + 'Subject:', 1)
 open(cover, 'w').write(s)
 PY
 
@@ -85,14 +167,8 @@ PY
 git -C "$WORK" checkout -q --detach cache-ext-base
 git -C "$WORK" am -q $(ls "$OUT"/*.patch | grep -v cover-letter) ||
 	die "the generated series does not apply to the base"
-
-# ... and give the same new files as the overlay the kernel is built from.
-for f in $have_files; do
-	cmp -s "$OVERLAY/$f" "$WORK/$f" || die "series result differs from kernel/cache_ext/$f"
-done
-
-n=$(ls "$OUT"/*.patch | grep -vc cover-letter)
 echo "  SERIES  $n patches + cover letter in ${OUT#"$TOP"/}"
+
 if ! (cd "$WORK" && ./scripts/checkpatch.pl --strict --quiet --no-summary \
 		$(ls "$OUT"/*.patch | grep -v cover-letter)); then
 	die "checkpatch.pl --strict is not clean"
@@ -100,13 +176,66 @@ fi
 echo "  CHECK   checkpatch.pl --strict: clean"
 
 # Every new kernel file's kernel-doc must be complete and well formed.
-doc=$(cd "$WORK" && ./scripts/kernel-doc -none -Wall $(cd "$OVERLAY" &&
-	find . -name '*.[ch]' | sed 's|^\./||') 2>&1)
+new_kernel_files=$(git -C "$WORK" diff --name-only --diff-filter=A cache-ext-base HEAD |
+	grep -E '^(include|mm)/.*\.[ch]$')
+doc=$(cd "$WORK" && ./scripts/kernel-doc -none -Wall $new_kernel_files 2>&1)
 [ -z "$doc" ] || die "kernel-doc warnings:
 $doc"
 echo "  CHECK   kernel-doc -Wall: clean"
 
-# The companion module is not part of the series but kernel code all the same.
-(cd "$WORK" && ./scripts/checkpatch.pl --strict --quiet --no-summary -f \
-	"$TOP"/module/*.[ch]) || die "module/: checkpatch.pl --strict is not clean"
-echo "  CHECK   module/ checkpatch.pl --strict: clean"
+[ "${PATCHES_BUILD:-1}" != 0 ] || { echo "  BUILD   skipped (PATCHES_BUILD=0)"; exit 0; }
+
+# --- the kernel builds at every patch -------------------------------------------
+
+commits=$(git -C "$WORK" rev-list --reverse cache-ext-base..HEAD)
+config_stamp=$(cat "$CONFIGS"/cache_ext.config "$CONFIGS"/series-[yn].config | sha256sum | cut -c1-16)
+mkdir -p "$BUILDS/ok"
+
+# build_at CFG I COMMIT: the kernel of COMMIT with configuration CFG.
+build_at() {
+	local cfg=$1 i=$2 commit=$3 obj=$BUILDS/$1 tree ok subject kconfig status=0
+	tree=$(git -C "$WORK" rev-parse "$commit^{tree}")
+	ok=$BUILDS/ok/$cfg-$config_stamp-$tree
+	subject=$(git -C "$WORK" log -1 --format=%s "$commit")
+	if [ -f "$ok" ]; then
+		echo "  BUILD   $i/$n =$cfg: built clean before ($subject)"
+		return
+	fi
+	if [ "$i" -gt 1 ] && ! git -C "$WORK" diff --name-only "$commit~" "$commit" |
+			grep -qvE '^(Documentation/|tools/|MAINTAINERS$)'; then
+		echo "  BUILD   $i/$n =$cfg: no file the kernel build reads ($subject)"
+		touch "$ok"
+		return
+	fi
+	echo "  BUILD   $i/$n =$cfg: $subject"
+	git -C "$WORK" checkout -q --detach "$commit"
+	# Configure again only when a Kconfig file changed: a rewritten
+	# .config would make kbuild rebuild everything.
+	kconfig=$(git -C "$WORK" ls-files -s -- '*Kconfig*' | sha256sum | cut -c1-16)-$config_stamp
+	if [ "$(cat "$obj/.cache_ext_kconfig" 2>/dev/null)" != "$kconfig" ]; then
+		"$TOP/scripts/kernel.sh" tree-config "$WORK" "$obj" \
+			"$CONFIGS/cache_ext.config" "$CONFIGS/series-$cfg.config"
+		echo "$kconfig" > "$obj/.cache_ext_kconfig"
+	fi
+	make -C "$WORK" O="$obj" -j"$(($(nproc) + 1))" vmlinux modules \
+		> "$obj/build.log" 2>&1 || status=$?
+	if [ $status -ne 0 ]; then
+		grep -E -B2 -A6 'error:|Error [0-9]' "$obj/build.log" | tail -n 40 >&2
+		die "patch $i/$n ($subject) does not build with CONFIG_CACHE_EXT=$cfg; log: ${obj#"$TOP"/}/build.log"
+	fi
+	if grep -E -A3 'warning:|WARNING:' "$obj/build.log" >&2; then
+		die "patch $i/$n ($subject) builds with warnings with CONFIG_CACHE_EXT=$cfg; log: ${obj#"$TOP"/}/build.log"
+	fi
+	touch "$ok"
+}
+
+for cfg in ${PATCHES_CONFIGS:-y n}; do
+	case $cfg in y|n) ;; *) die "PATCHES_CONFIGS: '$cfg' is not y or n" ;; esac
+	i=0
+	for commit in $commits; do
+		i=$((i + 1))
+		build_at "$cfg" "$i" "$commit"
+	done
+done
+git -C "$WORK" checkout -q --detach "$(echo "$commits" | tail -n 1)"
+echo "  CHECK   every patch builds with CONFIG_CACHE_EXT=$(echo ${PATCHES_CONFIGS:-y n} | sed 's/ / and =/'), no warning"

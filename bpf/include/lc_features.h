@@ -50,8 +50,10 @@ enum lc_feature {
  * Every feature is >= 0.  The time features (deltas and idle time) are
  * at most LC_DT_NONE, so a bin edge above it would leave an empty bin.
  */
-#define LC_FEATURE_IS_TIME(f)						\
-	((f) <= LC_INODE_DT2 || (f) == LC_IDLE)
+static inline int lc_feature_is_time(unsigned int f)
+{
+	return f <= LC_INODE_DT2 || f == LC_IDLE;
+}
 
 /* Timing of the last three accesses and the EMA; shared by page and file. */
 struct lc_timing {

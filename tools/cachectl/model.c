@@ -157,7 +157,7 @@ static int parse_feature(struct json_object *jf, unsigned int pos,
 		return ctl_errf(err, "%s: %zu bin edges for %u bins (want %u interior or %u with the outer two)",
 				where, n_edges, f->n_bins, f->n_bins - 1,
 				f->n_bins + 1);
-	max_edge = LC_FEATURE_IS_TIME(idx) ? (int64_t)LC_DT_NONE : INT64_MAX;
+	max_edge = lc_feature_is_time(idx) ? (int64_t)LC_DT_NONE : INT64_MAX;
 	for (i = 0; i + 1 < f->n_bins; i++) {
 		if (json_edge(json_object_array_get_idx(edges, i + skip),
 			      &f->edges[i]))
