@@ -170,7 +170,8 @@ void CACHE_EXT_OP(mglru_removed, struct folio *folio, struct mem_cgroup *memcg)
 	if (cg && st) {
 		ghost.refs = st->refs;
 		ghost.seq = cg->min_seq;
-		__sync_fetch_and_add(&cg->evicted[cg->min_seq % NR_HIST][tier_of(st->refs) & (NR_TIERS - 1)], 1);
+		__sync_fetch_and_add(&cg->evicted[cg->min_seq % NR_HIST]
+						 [tier_of(st->refs) & (NR_TIERS - 1)], 1);
 		cache_ext_page_key(&page, folio, memcg);
 		bpf_map_update_elem(&mg_ghosts, &page, &ghost, BPF_ANY);
 	}
@@ -269,7 +270,8 @@ void CACHE_EXT_OP(mglru_evict, struct cache_ext_eviction_ctx *req,
 			st = cache_ext_folio_state(folio, struct mg_folio);
 			tier = st ? tier_of(st->refs) : 0;
 			if (st && (tier > tier_idx || st->refs == MAX_REFS)) {
-				__sync_fetch_and_add(&cg->protected[cg->min_seq % NR_HIST][tier & (NR_TIERS - 1)], 1);
+				__sync_fetch_and_add(&cg->protected[cg->min_seq % NR_HIST]
+								   [tier & (NR_TIERS - 1)], 1);
 				__sync_fetch_and_add(&nr_protected, 1);
 				st->used = 0;
 				st->refs = 0;

@@ -260,7 +260,7 @@ cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
 #define cache_ext_current_tid_in(map)					\
 ({									\
 	u32 __tid = (u32)bpf_get_current_pid_tgid();			\
-	bpf_map_lookup_elem(map, &__tid) != NULL;			\
+	!!bpf_map_lookup_elem(map, &__tid);				\
 })
 
 #endif /* __CACHE_EXT_BPF_H */

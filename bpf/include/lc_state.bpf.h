@@ -31,9 +31,12 @@ static __always_inline void lc_keys(struct folio *folio,
 {
 	struct inode *host = folio->mapping->host;
 
-	ik->dev = pk->dev = host->i_sb->s_dev;
-	ik->pad = pk->pad = 0;
-	ik->ino = pk->ino = host->i_ino;
+	pk->dev = host->i_sb->s_dev;
+	pk->pad = 0;
+	pk->ino = host->i_ino;
+	ik->dev = pk->dev;
+	ik->pad = 0;
+	ik->ino = pk->ino;
 	pk->index = folio->index;
 }
 

@@ -249,9 +249,11 @@ long trace_sum(const char *event, const char *field)
 	f = fopen(TRACEFS "/trace", "r");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, event) && (p = strstr(line, field)))
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, event) ? strstr(line, field) : NULL;
+		if (p)
 			sum += strtol(p + strlen(field), NULL, 10);
+	}
 	fclose(f);
 	return sum;
 }
@@ -266,10 +268,11 @@ int trace_unbind_registry(const char *policy, long *tracked, long *bytes)
 	f = fopen(TRACEFS "/trace", "r");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, event) && (p = strstr(line, "tracked=")) &&
-		    sscanf(p, "tracked=%ld bytes=%ld", tracked, bytes) == 2)
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, event) ? strstr(line, "tracked=") : NULL;
+		if (p && sscanf(p, "tracked=%ld bytes=%ld", tracked, bytes) == 2)
 			ret = 0;
+	}
 	fclose(f);
 	return ret;
 }
@@ -486,7 +489,7 @@ int kmsg_contains(const char *text)
 		return -errno;
 	}
 	buf[n] = '\0';
-	found = strstr(buf, text) != NULL;
+	found = !!strstr(buf, text);
 	free(buf);
 	return found;
 }

@@ -138,7 +138,8 @@ TEST_F(cachectl, attach_works_and_detaches)
 
 	ASSERT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --cgroup %s",
 			   self->objs, self->cg), 0) TH_LOG("%s", out);
-	EXPECT_NE(strstr(out, "attached cfifo (pinned at /sys/fs/bpf/cache_ext/cfifo), bound to"), NULL)
+	EXPECT_NE(strstr(out,
+			 "attached cfifo (pinned at /sys/fs/bpf/cache_ext/cfifo), bound to"), NULL)
 		TH_LOG("%s", out);
 	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", self->cg);
 	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
@@ -443,8 +444,9 @@ TEST_F(cachectl, ejected_policy_replaced_in_one_step)
 
 	EXPECT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --cgroup %s",
 			   self->objs, self->cg), 1);
-	EXPECT_NE(strstr(out, "but was ejected: killed by an administrator; attach it again with --replace"),
-		  NULL) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out,
+			 "but was ejected: killed by an administrator; "
+			 "attach it again with --replace"), NULL) TH_LOG("%s", out);
 
 	ASSERT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --replace --cgroup %s",
 			   self->objs, self->cg), 0) TH_LOG("%s", out);

@@ -250,7 +250,8 @@ TEST_F(ctl, kill_ejects)
 	/* Ejected: its own errno, and the log says how to recover. */
 	snprintf(path, sizeof(path), "%s/memory.cache_ext", self->cg);
 	EXPECT_EQ(write_str(path, "fifo"), -ESHUTDOWN);
-	EXPECT_EQ(kmsg_contains("cache_ext: policy fifo was ejected (killed by an administrator) and binds no cgroup"), 1);
+	EXPECT_EQ(kmsg_contains("cache_ext: policy fifo was ejected (killed by an administrator) "
+				"and binds no cgroup"), 1);
 }
 
 static int read_twice(const char *cgroup, void *path)
@@ -787,7 +788,8 @@ TEST(policies_by_name_after_module_load)
 	EXPECT_STREQ(buf, "lfu\n");
 	EXPECT_EQ(write_str(sel, "default"), 0);
 	EXPECT_EQ(write_str(sel, "no_such_policy"), -ENOENT);
-	EXPECT_EQ(kmsg_contains("cache_ext: no policy named 'no_such_policy'; registered: fifo lfu mru s3fifo lhd mglru get_scan admit_filter"), 1);
+	EXPECT_EQ(kmsg_contains("cache_ext: no policy named 'no_such_policy'; registered: "
+				"fifo lfu mru s3fifo lhd mglru get_scan admit_filter"), 1);
 	cg_destroy(cg);
 	free(cg);
 

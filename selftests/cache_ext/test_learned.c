@@ -116,10 +116,10 @@ TEST_F_TIMEOUT(learned, trace_train_load_and_beat_fifo_and_lfu, 300)
 		TH_LOG("%s", summary);
 	TH_LOG("%s", summary);
 	ASSERT_EQ(run_cmd(out, sizeof(self->out), "%s -o %s %s", getenv("LCTRAIN"),
-		      self->model, self->log), 0) TH_LOG("%s", out);
+			  self->model, self->log), 0) TH_LOG("%s", out);
 	TH_LOG("lctrain:\n%s", out);
 	ASSERT_EQ(run_cmd(out, sizeof(self->out), "%s model load learned %s",
-		      getenv("CACHECTL"), self->model), 0) TH_LOG("%s", out);
+			  getenv("CACHECTL"), self->model), 0) TH_LOG("%s", out);
 
 	fifo = measure(_metadata, self, "fifo", NULL, NULL);
 	lfu = measure(_metadata, self, "lfu", NULL, NULL);
@@ -206,7 +206,8 @@ TEST_F_TIMEOUT(learned, no_model_is_fifo_and_says_so, 120)
 	protect = measure(_metadata, self, "ml_protect", NULL, &no_model);
 	EXPECT_GT(no_model, 0);
 	/* The same decisions as fifo: disk reads within 2%. */
-	EXPECT_LT(llabs(protect - fifo) * 50, fifo) TH_LOG("fifo %lld, ml_protect %lld", fifo, protect);
+	EXPECT_LT(llabs(protect - fifo) * 50, fifo)
+		TH_LOG("fifo %lld, ml_protect %lld", fifo, protect);
 	measure(_metadata, self, "ml_rank", "oversample=20", &no_model);
 	EXPECT_GT(no_model, 0);
 }
@@ -226,7 +227,8 @@ static int write_model(const char *path, const char *auc)
 	fprintf(f, "{\"features\":[");
 	for (i = 0; i < 9; i++)
 		fprintf(f, "%s{\"name\":\"%s\",%s}", i ? "," : "", names[i],
-			i == 8 ? "\"n_bins\":3,\"bin_edges\":[100000000,1000000000],\"weights_int\":[9,3,0]" :
+			i == 8 ? "\"n_bins\":3,\"bin_edges\":[100000000,1000000000],"
+				 "\"weights_int\":[9,3,0]" :
 				 "\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[0]");
 	fprintf(f, "],\"bias_int\":0,\"weight_scale\":1,\"holdout_auc\":%s}", auc);
 	return fclose(f);
@@ -238,6 +240,7 @@ static long long rank_run(struct __test_metadata *_metadata,
 			  unsigned long long *no_signal)
 {
 	struct policy p;
+	void *nr;
 	long long n;
 
 	EXPECT_EQ(drop_file_cache(self->p), 0);
@@ -246,9 +249,10 @@ static long long rank_run(struct __test_metadata *_metadata,
 	n = disk_pages_read();
 	EXPECT_EQ(cg_run(self->cg, periodic_reads, &self->w), 0);
 	n = disk_pages_read() - n;
-	*scored = policy_var(&p, "nr_scored") ? *(unsigned long long *)policy_var(&p, "nr_scored") : ~0ULL;
-	*no_signal = policy_var(&p, "nr_no_signal") ?
-		     *(unsigned long long *)policy_var(&p, "nr_no_signal") : ~0ULL;
+	nr = policy_var(&p, "nr_scored");
+	*scored = nr ? *(unsigned long long *)nr : ~0ULL;
+	nr = policy_var(&p, "nr_no_signal");
+	*no_signal = nr ? *(unsigned long long *)nr : ~0ULL;
 	policy_detach(&p);
 	return n;
 }
@@ -375,14 +379,15 @@ TEST_F_TIMEOUT(learned, trace_counts_drops, 120)
 {
 	unsigned long long recorded = 0, dropped = 0, logged = 0;
 	char *out = self->out, summary[256] = "", *p;
+	int n;
 
 	ASSERT_EQ(drop_file_cache(self->p), 0);
 	ASSERT_EQ(drop_file_cache(self->s), 0);
 	ASSERT_EQ(run_traced(getenv("CACHECTL"), self->cg, self->log, NULL, 4,
 			     periodic_reads, &self->w, summary, sizeof(summary)), 0)
 		TH_LOG("%s", summary);
-	ASSERT_EQ(sscanf(summary, "recorded %llu events, %llu dropped", &recorded,
-			 &dropped), 2) TH_LOG("%s", summary);
+	n = sscanf(summary, "recorded %llu events, %llu dropped", &recorded, &dropped);
+	ASSERT_EQ(n, 2) TH_LOG("%s", summary);
 	EXPECT_GT(dropped, 0) TH_LOG("%s", summary);
 	EXPECT_GT(recorded, 0);
 	TH_LOG("one-page ring buffer: %s", summary);
@@ -392,7 +397,8 @@ TEST_F_TIMEOUT(learned, trace_counts_drops, 120)
 		self->model, self->log);
 	p = strstr(out, "log(s), ");
 	ASSERT_NE(p, NULL) TH_LOG("%s", out);
-	EXPECT_EQ(sscanf(p, "log(s), %llu dropped", &logged), 1);
+	n = sscanf(p, "log(s), %llu dropped", &logged);
+	EXPECT_EQ(n, 1);
 	EXPECT_EQ(logged, dropped) TH_LOG("%s", out);
 }
 

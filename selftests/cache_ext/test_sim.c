@@ -324,7 +324,8 @@ TEST_F(sim, advise_keeps_the_bound_policy)
 
 	ASSERT_EQ(make_file(self->file, 12 * MIB), 0);
 	ASSERT_EQ(cg_write(self->cg, "memory.max", "4M"), 0);
-	ASSERT_EQ(run_cmd(out, sizeof(out), "%s preload lfu", getenv("CACHECTL")), 0) TH_LOG("%s", out);
+	ASSERT_EQ(run_cmd(out, sizeof(out), "%s preload lfu", getenv("CACHECTL")), 0)
+		TH_LOG("%s", out);
 	ASSERT_EQ(cg_write(self->cg, "memory.cache_ext", "lfu"), 0);
 	ASSERT_EQ(advise(self, &b, "--policies fifo,lfu"), 0) TH_LOG("%s", self->out);
 	EXPECT_NE(strstr(self->out, "unbinding lfu"), NULL) TH_LOG("%s", self->out);

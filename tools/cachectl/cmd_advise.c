@@ -161,10 +161,19 @@ int cmd_advise(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:al:p:n:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': duration = optarg; break;
-		case 'a': apply = 1; break;
-		case 'l': log_arg = optarg; break;
-		case 'p': policies = optarg; default_list = 0; break;
+		case 'd':
+			duration = optarg;
+			break;
+		case 'a':
+			apply = 1;
+			break;
+		case 'l':
+			log_arg = optarg;
+			break;
+		case 'p':
+			policies = optarg;
+			default_list = 0;
+			break;
 		case 'n':
 			pages = strtoull(optarg, NULL, 10);
 			if (!pages) {

@@ -444,8 +444,6 @@ int cmd_preload(int argc, char **argv)
 	return failed ? EXIT_FAIL : 0;
 }
 
-
-
 int cmd_detach(int argc, char **argv)
 {
 	if (wants_help(argc, argv, detach_usage))

@@ -144,13 +144,27 @@ int cmd_learn(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "e:w:d:m:R:g:s:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'e': every = atof(optarg); break;
-		case 'w': nr_windows = atoi(optarg); break;
-		case 'd': duration = atof(optarg); break;
-		case 'm': model = optarg; break;
-		case 'R': rows = optarg; break;
-		case 'g': min_gain = atof(optarg); break;
-		case 's': sets[nr_sets++] = optarg; break;
+		case 'e':
+			every = atof(optarg);
+			break;
+		case 'w':
+			nr_windows = atoi(optarg);
+			break;
+		case 'd':
+			duration = atof(optarg);
+			break;
+		case 'm':
+			model = optarg;
+			break;
+		case 'R':
+			rows = optarg;
+			break;
+		case 'g':
+			min_gain = atof(optarg);
+			break;
+		case 's':
+			sets[nr_sets++] = optarg;
+			break;
 		default:
 			fputs(learn_usage, stderr);
 			free(sets);
@@ -263,7 +277,8 @@ int cmd_learn(int argc, char **argv)
 				       window, rec.written, model, model_version(model), auc,
 				       base >= 0 ? "" : "\n");
 				if (base >= 0)
-					printf(" (the previous one: %.4f on the same rows)\n", base);
+					printf(" (the previous one: %.4f on the same rows)\n",
+					       base);
 			} else {
 				printf("window %d: %llu events; kept version %llu: new hold-out AUC %.4f, current %.4f\n",
 				       window, rec.written, model_version(model), auc, base);

@@ -89,11 +89,21 @@ int cmd_trace(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case 'c': cgroup = optarg; break;
-		case 'o': output = optarg; break;
-		case 'd': duration = atof(optarg); break;
-		case 'b': objpath = optarg; break;
-		case 's': sets[nr_sets++] = optarg; break;
+		case 'c':
+			cgroup = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'd':
+			duration = atof(optarg);
+			break;
+		case 'b':
+			objpath = optarg;
+			break;
+		case 's':
+			sets[nr_sets++] = optarg;
+			break;
 		default:
 			fputs(trace_usage, stderr);
 			free(sets);

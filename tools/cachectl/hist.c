@@ -43,13 +43,14 @@ int hist_parse(const char *text, struct hist *h)
 			have_total = 1;
 		} else if (buf[0] == '#' || !buf[0]) {
 			continue;
-		} else if (sscanf(buf, "%llu %llu %llu %n", &a, &b, &c, &n) == 3 &&
-			   !buf[n] && (i = bucket_index(a, b)) >= 0 &&
-			   !h->count[i]) {
+		} else {
+			i = -1;
+			if (sscanf(buf, "%llu %llu %llu %n", &a, &b, &c, &n) == 3 && !buf[n])
+				i = bucket_index(a, b);
+			if (i < 0 || h->count[i])
+				return -EINVAL;
 			h->count[i] = c;
 			sum += c;
-		} else {
-			return -EINVAL;
 		}
 	}
 	return have_total && sum == h->total ? 0 : -EINVAL;

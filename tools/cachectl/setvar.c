@@ -59,7 +59,7 @@ static bool section_is_data(const struct bpf_map *map)
 typedef int (*var_fn)(const char *name, struct var_loc *loc, void *ctx);
 
 /* Calls @fn for every variable of every data section; stops on non-zero. */
-static int for_each_var(struct bpf_object *obj, var_fn fn, void *ctx)
+static int walk_vars(struct bpf_object *obj, var_fn fn, void *ctx)
 {
 	const struct btf *btf = bpf_object__btf(obj);
 	struct bpf_map *map;
@@ -88,8 +88,7 @@ static int for_each_var(struct bpf_object *obj, var_fn fn, void *ctx)
 			    vs->offset + vs->size > size)
 				continue;
 			loc.btf = btf;
-			loc.type = btf__type_by_id(btf,
-					btf__resolve_type(btf, var->type));
+			loc.type = btf__type_by_id(btf, btf__resolve_type(btf, var->type));
 			loc.data = data + vs->offset;
 			loc.size = vs->size;
 			ret = fn(btf__name_by_offset(btf, var->name_off), &loc,
@@ -250,12 +249,13 @@ static int apply_one(const char *name, struct var_loc *loc, void *data)
 			 "an unsigned" : "a", t->size * 8,
 			 btf_is_any_enum(t) ? "enum" : "integer");
 		c->ret = -ERANGE;
-	} else if (ret)
+	} else if (ret) {
 		c->ret = ctl_errf(c->err, "--set %s: '%s' is not %s", name,
 				  c->value, btf_is_any_enum(t) ?
 				  "an enumerator or a number" : "an integer");
-	else
+	} else {
 		c->ret = 0;
+	}
 	return 1;
 }
 
@@ -265,7 +265,7 @@ int setvar_apply(struct bpf_object *obj, const char *var, const char *value,
 	struct apply_ctx c = { var, value, err, -ENOENT };
 	char names[256];
 
-	if (for_each_var(obj, apply_one, &c))
+	if (walk_vars(obj, apply_one, &c))
 		return c.ret;
 	setvar_list(obj, names, sizeof(names));
 	if (*names)
@@ -298,7 +298,7 @@ void *setvar_addr(struct bpf_object *obj, const char *var, size_t *size)
 {
 	struct addr_ctx c = { var, NULL, 0 };
 
-	for_each_var(obj, addr_one, &c);
+	walk_vars(obj, addr_one, &c);
 	if (size)
 		*size = c.size;
 	return c.addr;
@@ -328,5 +328,5 @@ void setvar_list(struct bpf_object *obj, char *buf, size_t len)
 
 	if (len)
 		*buf = '\0';
-	for_each_var(obj, list_one, &c);
+	walk_vars(obj, list_one, &c);
 }

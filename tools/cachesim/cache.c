@@ -266,7 +266,8 @@ static int setup(const struct sim_trace *t, const struct sim_config *cfg,
 		return -ENOMEM;
 	for (i = 0; i < sim->cap; i++)
 		sim->free_next[i] = i + 1;
-	sim->lru[sim->cap].prev = sim->lru[sim->cap].next = sim->cap;
+	sim->lru[sim->cap].prev = sim->cap;
+	sim->lru[sim->cap].next = sim->cap;
 	for (i = 0; i < t->nr_files; i++) {
 		sim->sbs[i].s_dev = t->files[i].dev;
 		sim->inodes[i].i_ino = t->files[i].ino;

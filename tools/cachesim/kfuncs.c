@@ -76,7 +76,8 @@ s32 bpf_cache_ext_list_create(struct mem_cgroup *memcg)
 	if (sim->nr_lists >= CACHE_EXT_MAX_LISTS)
 		return -ENOSPC;
 	id = sim->nr_lists++;
-	sim->nodes[id].prev = sim->nodes[id].next = id;
+	sim->nodes[id].prev = id;
+	sim->nodes[id].next = id;
 	sim->list_size[id] = 0;
 	return id;
 }

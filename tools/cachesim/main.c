@@ -38,9 +38,7 @@ static const char *every_prog;
 static unsigned long every;
 static const char *record;
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage_text[] =
 "usage: cachesim [options] TRACE\n"
 "Runs cache_ext policies, built from their BPF source for the host, on a\n"
 "trace and prints the miss ratio of each at each cache size.\n"
@@ -51,9 +49,9 @@ static void usage(FILE *f)
 "                      (keeps the pages the whole trace uses most) or\n"
 "                      'all' (default: lru and every policy); knobs\n"
 "                      follow the name: ml_rank:oversample=10:model=learned\n"
-"  -s, --size LIST     cache sizes, comma separated: N pages, N%% of the\n"
+"  -s, --size LIST     cache sizes, comma separated: N pages, N% of the\n"
 "                      trace's distinct pages, or N followed by K, M or G\n"
-"                      (bytes); default 1%%,5%%,10%%,25%%\n"
+"                      (bytes); default 1%,5%,10%,25%\n"
 "  -f, --format F      csv, text or lclog (default: told by the content)\n"
 "  -b, --batch N       folios reclaim asks for per round, 1..32 (default 32)\n"
 "  -t, --ns-per-request N  simulated time per reference of a trace without\n"
@@ -69,8 +67,11 @@ static void usage(FILE *f)
 "  -o, --output F      table (default) or tsv\n"
 "  -h, --help          this text\n"
 "\n"
-"Policy directory: $CACHESIM_POLICIES, else %s.\n",
-		CACHESIM_POLICY_DIR);
+"Policy directory: $CACHESIM_POLICIES, else " CACHESIM_POLICY_DIR ".\n";
+
+static void usage(FILE *f)
+{
+	fputs(usage_text, f);
 }
 
 static const char *policy_dir(void)

@@ -102,7 +102,8 @@ struct cachesim_map *cachesim_map_of(void *map,
 		m->used = zalloc(n, sizeof(bool));
 		m->lru_prev = zalloc(n + 1, sizeof(u32));
 		m->lru_next = zalloc(n + 1, sizeof(u32));
-		m->lru_prev[n] = m->lru_next[n] = n;
+		m->lru_prev[n] = n;
+		m->lru_next[n] = n;
 		for (i = 0; i < n; i++)
 			m->chain[i] = i + 1;
 	} else if (def->type != BPF_MAP_TYPE_RINGBUF) {

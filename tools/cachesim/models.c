@@ -34,9 +34,10 @@ static char *slurp(const char *path, char *err, size_t len)
 		snprintf(err, len, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) || !(buf = malloc(size + 1)) ||
-	    fread(buf, 1, size, f) != (size_t)size) {
+	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (size >= 0 && !fseek(f, 0, SEEK_SET))
+		buf = malloc(size + 1);
+	if (!buf || fread(buf, 1, size, f) != (size_t)size) {
 		snprintf(err, len, "%s: cannot read", path);
 		free(buf);
 		buf = NULL;

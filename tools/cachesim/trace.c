@@ -216,9 +216,9 @@ static int read_text(FILE *f, const char *path, struct sim_trace *t,
 		if (!key || key[0] == '#')
 			continue;
 		mode = strtok_r(NULL, " \t\r\n", &save);
-		if (mode && (!strcasecmp(mode, "w") || !strcasecmp(mode, "write")))
+		if (mode && (!strcasecmp(mode, "w") || !strcasecmp(mode, "write"))) {
 			op = SIM_WRITE;
-		else if (mode && strcasecmp(mode, "r") && strcasecmp(mode, "read")) {
+		} else if (mode && strcasecmp(mode, "r") && strcasecmp(mode, "read")) {
 			snprintf(err, len, "%s:%lu: '%s': expected r or w after the key",
 				 path, lineno, mode);
 			ret = -EINVAL;

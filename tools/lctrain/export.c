@@ -26,7 +26,7 @@ int lc_model_write_json(const struct lc_model *m, int64_t scale,
 			json_object_array_add(edges, json_object_new_int64(b->edges[i]));
 		for (i = 0; i < b->n_bins; i++)
 			json_object_array_add(weights,
-				json_object_new_int64(llround(m->w[f][i] * scale)));
+					      json_object_new_int64(llround(m->w[f][i] * scale)));
 		json_object_object_add(jf, "name", json_object_new_string(lc_feature_names[f]));
 		json_object_object_add(jf, "n_bins", json_object_new_int(b->n_bins));
 		json_object_object_add(jf, "bin_edges", edges);
@@ -39,7 +39,8 @@ int lc_model_write_json(const struct lc_model *m, int64_t scale,
 	json_object_object_add(root, "weight_scale", json_object_new_int64(scale));
 	if (info) {
 		json_object_object_add(root, "holdout_auc",
-				       json_object_new_double(round(info->holdout_auc * 1e4) / 1e4));
+				       json_object_new_double(round(info->holdout_auc * 1e4) /
+							      1e4));
 		json_object_object_add(root, "rows", json_object_new_string(info->rows));
 	}
 	ret = json_object_to_file_ext(path, root, JSON_C_TO_STRING_PRETTY) ? -EIO : 0;

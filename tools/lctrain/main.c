@@ -151,21 +151,52 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': output = optarg; break;
-		case 'B': baseline = optarg; break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'B':
+			baseline = optarg;
+			break;
 		case 'R':
 			if (strcmp(optarg, "eviction") && strcmp(optarg, "access"))
 				goto bad;
 			per_access = !strcmp(optarg, "access");
 			break;
-		case 'H': horizon_ms = strtod(optarg, &end); if (*end || horizon_ms < 0) goto bad; break;
-		case 'O': holdout = strtod(optarg, &end); if (*end || holdout < 0 || holdout >= 1) goto bad; break;
-		case 'e': topts.epochs = strtoul(optarg, &end, 10); if (*end || !topts.epochs) goto bad; break;
-		case 's': topts.seed = strtoull(optarg, &end, 0); if (*end) goto bad; break;
-		case 'S': scale = strtoll(optarg, &end, 10); if (*end || scale < 1) goto bad; break;
-		case 'y': synth = strtoull(optarg, &end, 10); if (*end || !synth) goto bad; break;
-		case 'h': fputs(usage, stdout); return 0;
-		default: goto bad;
+		case 'H':
+			horizon_ms = strtod(optarg, &end);
+			if (*end || horizon_ms < 0)
+				goto bad;
+			break;
+		case 'O':
+			holdout = strtod(optarg, &end);
+			if (*end || holdout < 0 || holdout >= 1)
+				goto bad;
+			break;
+		case 'e':
+			topts.epochs = strtoul(optarg, &end, 10);
+			if (*end || !topts.epochs)
+				goto bad;
+			break;
+		case 's':
+			topts.seed = strtoull(optarg, &end, 0);
+			if (*end)
+				goto bad;
+			break;
+		case 'S':
+			scale = strtoll(optarg, &end, 10);
+			if (*end || scale < 1)
+				goto bad;
+			break;
+		case 'y':
+			synth = strtoull(optarg, &end, 10);
+			if (*end || !synth)
+				goto bad;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			goto bad;
 		}
 	}
 	if (!synth && optind == argc)
@@ -177,13 +208,17 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	} else {
+		int (*build)(const struct lc_events *ev, uint64_t horizon_ns,
+			     struct dataset *ds);
+
 		for (i = optind; i < argc; i++) {
 			if (lclog_read(argv[i], &ev, err, sizeof(err))) {
 				fprintf(stderr, "lctrain: %s\n", err);
 				return 1;
 			}
 		}
-		if ((per_access ? dataset_build_accesses : dataset_build)(&ev, horizon_ms * 1e6, &ds)) {
+		build = per_access ? dataset_build_accesses : dataset_build;
+		if (build(&ev, horizon_ms * 1e6, &ds)) {
 			fprintf(stderr, "lctrain: no evictions in the log%s: trace a workload larger than the cgroup's memory\n",
 				argc - optind > 1 ? "s" : "");
 			return 1;

@@ -24,7 +24,6 @@
 #define BPF_OBJ_DIR "."
 #endif
 
-
 /* ---- models ---- */
 
 /* One bin, weight @w: the filler of the features a case is not about. */
@@ -42,8 +41,8 @@ static const char good_model[] =
 "  { \"index\": 0, \"name\": \"page_dt1\", \"n_bins\": 3, \"bin_edges\": [10, 100],"
 "    \"weights_int\": [5, -2, -9] },"
 "  { \"index\": 1, \"n_bins\": 1, \"bin_edges\": [], \"weights_int\": [4] },"
-   FILLER(2, 0) "," FILLER(3, 0) "," FILLER(4, 0) "," FILLER(5, 0) ","
-   FILLER(7, 0) "," FILLER(8, 0) "],"
+	FILLER(2, 0) "," FILLER(3, 0) "," FILLER(4, 0) "," FILLER(5, 0) ","
+	FILLER(7, 0) "," FILLER(8, 0) "],"
 "  \"bias_int\": -7, \"threshold_int\": 3, \"weight_scale\": 1000.0 }";
 
 static const char good_text[] =
@@ -108,7 +107,8 @@ static void test_model_good(void)
 	check(!ret && m.threshold == 0, "model: threshold_int defaults to 0");
 	check(!ret && m.auc_permille == -1 && model_to_text(&m, "m", text, sizeof(text)) > 0 &&
 	      !strstr(text, "auc"), "model: without holdout_auc, no auc line (the paper's export)");
-	ret = model_from_json(model_json(ONE_BIN, 9, TAIL ",\"holdout_auc\":0.5004,\"rows\":\"access\""),
+	ret = model_from_json(model_json(ONE_BIN, 9,
+					 TAIL ",\"holdout_auc\":0.5004,\"rows\":\"access\""),
 			      &m, &err);
 	check(!ret && m.auc_permille == 500 && model_to_text(&m, "m", text, sizeof(text)) > 0 &&
 	      strstr(text, "\nauc 500\n"), "model: holdout_auc kept as auc x 1000 (%s)", err.msg);
@@ -189,9 +189,10 @@ static void test_model_bad(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const char *json = cases[i].n ?
-			model_json(cases[i].f0, cases[i].n, cases[i].tail) :
-			cases[i].f0;
+		const char *json = cases[i].f0;
+
+		if (cases[i].n)
+			json = model_json(cases[i].f0, cases[i].n, cases[i].tail);
 
 		err.msg[0] = '\0';
 		check(model_from_json(json, &m, &err) == -EINVAL &&
@@ -274,7 +275,7 @@ static void test_setvar_apply(void)
 	int ret;
 
 	obj = bpf_object__open_file(BPF_OBJ_DIR "/knobs.bpf.o", NULL);
-	if (!check(obj != NULL, "--set: open knobs.bpf.o from %s", BPF_OBJ_DIR))
+	if (!check(!!obj, "--set: open knobs.bpf.o from %s", BPF_OBJ_DIR))
 		return;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err.msg[0] = '\0';
@@ -345,7 +346,7 @@ static void test_struct_ops_name(void)
 	char name[32];
 
 	obj = bpf_object__open_file(BPF_OBJ_DIR "/fifo.bpf.o", NULL);
-	if (!check(obj != NULL, "name: open fifo.bpf.o"))
+	if (!check(!!obj, "name: open fifo.bpf.o"))
 		return;
 	map = bpf_object__find_map_by_name(obj, "fifo");
 	check(map && !struct_ops_get_name(obj, map, name, sizeof(name)) &&

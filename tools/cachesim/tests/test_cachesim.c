@@ -98,7 +98,8 @@ static unsigned long long reference(const struct sim_trace *t,
 	unsigned int head = n - 1, size = 0, b;	/* node n - 1: the head */
 	unsigned long long miss = 0;
 
-	prev[head] = next[head] = head;
+	prev[head] = head;
+	next[head] = head;
 	for (i = 0; i < t->nr; i++) {
 		unsigned int p = t->req[i].index;
 
@@ -318,10 +319,14 @@ static void test_traces(void)
 	snprintf(path, sizeof(path), "%s/t.lclog", dir);
 	lclog_header_init(&hdr);
 	memset(ev, 0, sizeof(ev));
-	ev[0] = (struct lc_event){ .type = LC_EV_INSERT, .dev = 8, .ino = 12, .index = 5, .time_ns = 100 };
-	ev[1] = (struct lc_event){ .type = LC_EV_ACCESS, .dev = 8, .ino = 12, .index = 5, .time_ns = 200 };
-	ev[2] = (struct lc_event){ .type = LC_EV_EVICT, .dev = 8, .ino = 12, .index = 5, .time_ns = 300 };
-	ev[3] = (struct lc_event){ .type = LC_EV_ACCESS, .dev = 8, .ino = 13, .index = 5, .time_ns = 400 };
+	ev[0] = (struct lc_event){ .type = LC_EV_INSERT,
+				   .dev = 8, .ino = 12, .index = 5, .time_ns = 100 };
+	ev[1] = (struct lc_event){ .type = LC_EV_ACCESS,
+				   .dev = 8, .ino = 12, .index = 5, .time_ns = 200 };
+	ev[2] = (struct lc_event){ .type = LC_EV_EVICT,
+				   .dev = 8, .ino = 12, .index = 5, .time_ns = 300 };
+	ev[3] = (struct lc_event){ .type = LC_EV_ACCESS,
+				   .dev = 8, .ino = 13, .index = 5, .time_ns = 400 };
 	lclog_write(path, &hdr, ev, 4);
 	ret = sim_trace_read(path, NULL, &t, err, sizeof(err));
 	check(!ret && !strcmp(t.format, "lclog") && t.nr == 3 && t.nr_accesses == 2 &&
@@ -423,7 +428,8 @@ static const char *write_model(const char *path, const char *auc)
 	fprintf(f, "{\"features\":[");
 	for (i = 0; i < 9; i++)
 		fprintf(f, "%s{\"name\":\"%s\",%s}", i ? "," : "", names[i],
-			i == 8 ? "\"n_bins\":3,\"bin_edges\":[100000000,1000000000],\"weights_int\":[9,3,0]" :
+			i == 8 ? "\"n_bins\":3,\"bin_edges\":[100000000,1000000000],"
+				 "\"weights_int\":[9,3,0]" :
 				 "\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[0]");
 	fprintf(f, "],\"bias_int\":0,\"weight_scale\":1%s%s}", auc ? ",\"holdout_auc\":" : "",
 		auc ? auc : "");

@@ -19,7 +19,6 @@
 #include "lc_model.h"
 #include "../../cachectl/model.h"
 
-
 /* ---- EMA ---- */
 
 /* The definition, in floating point: decay, then count. */
@@ -227,7 +226,8 @@ static void test_learning(const char *dir)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/signal.lclog", dir);
-	if (!check(!write_log(path, 20000, reused_if_recent), "learn: write a log where reuse follows the idle time"))
+	if (!check(!write_log(path, 20000, reused_if_recent),
+		   "learn: write a log where reuse follows the idle time"))
 		return;
 	check(!train_log(path, &m, &ds, &hold), "learn: train on it");
 	check(ds.horizon_ns == 10000000 && ds.mean_residency_ns == 10000000,
@@ -323,14 +323,17 @@ static void test_bad_logs(const char *dir)
 	lclog_header_init(&hdr);
 	lclog_write(path, &hdr, ev, 2);
 	truncate(path, sizeof(hdr) + sizeof(ev[0]) + 10);
-	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL && strstr(err, "ends inside record 1"),
+	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "ends inside record 1"),
 	      "log: truncated: %s", err);
 	truncate(path, 20);
-	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL, "log: truncated header: %s", err);
+	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL,
+	      "log: truncated header: %s", err);
 
 	ev[1].type = 9;
 	lclog_write(path, &hdr, ev, 2);
-	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL && strstr(err, "unknown event type 9"),
+	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "unknown event type 9"),
 	      "log: unknown event: %s", err);
 
 	f = fopen(path, "w");
@@ -382,7 +385,8 @@ static void test_same_page_linear(void)
 	}
 	ev.ev[n].type = LC_EV_INSERT;
 	ev.ev[n].time_ns = 1000 + n + 5;
-	ev.nr = ev.cap = n + 1;
+	ev.nr = n + 1;
+	ev.cap = n + 1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (dataset_build(&ev, 10, &ds)) {
