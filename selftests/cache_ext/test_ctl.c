@@ -764,7 +764,7 @@ TEST(policies_by_name_after_module_load)
 		"admit_filter",
 	};
 	const char *cachectl = getenv("CACHECTL");
-	char sel[PATH_MAX], path[PATH_MAX], buf[64];
+	char sel[PATH_MAX], path[PATH_MAX], buf[64], params[PATH_MAX + 16];
 	char *cg;
 	size_t i;
 
@@ -772,7 +772,12 @@ TEST(policies_by_name_after_module_load)
 		SKIP(return, "run in the VM with CACHE_EXT_CTL_KO and CACHECTL set");
 	if (!access(SYSFS, F_OK))
 		ASSERT_EQ(ctl_module_unload(), 0);
-	ASSERT_EQ(ctl_module_load_params(""), 0);
+	/*
+	 * The default preload list, run by the cachectl under test: a module
+	 * built in-tree names /usr/local/sbin/cachectl, which need not exist.
+	 */
+	snprintf(params, sizeof(params), "helper=%s", cachectl);
+	ASSERT_EQ(ctl_module_load_params(params), 0);
 	for (i = 0; i < ARRAY_SIZE(suite); i++) {
 		snprintf(path, sizeof(path), SYSFS "/policies/%s/state", suite[i]);
 		EXPECT_EQ(read_file(path, buf, sizeof(buf)), 0) TH_LOG("%s", suite[i]);
