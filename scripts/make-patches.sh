@@ -90,6 +90,10 @@ for pair in os.environ['DIR_MAP'].split():
 open(path, 'w').write(text)
 PY
 }
+# ... and "rewrite FROM TO" lines: this repository's build outputs named in
+# the documentation, at their places in the tree.
+dir_map="$dir_map
+$(sed -n 's/^rewrite \([^ ]*\) \([^ ]*\)$/\1=\2/p' "$TREE/series")"
 export DIR_MAP=$dir_map
 
 used=()
@@ -102,7 +106,7 @@ flush() {
 }
 while IFS= read -r line; do
 	case "$line" in
-	''|'#'*) continue ;;
+	''|'#'*|rewrite\ *) continue ;;
 	patch\ *)
 		flush
 		name=${line#patch }
