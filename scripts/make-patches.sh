@@ -247,7 +247,9 @@ build_at() {
 		grep -E -B2 -A6 'error:|Error [0-9]' "$obj/build.log" | tail -n 40 >&2
 		die "patch $i/$n ($subject) does not build with CONFIG_CACHE_EXT=$cfg; log: ${obj#"$TOP"/}/build.log"
 	fi
-	if grep -E -A3 'warning:|WARNING:' "$obj/build.log" >&2; then
+	# warning: from the compilers, WARNING: from modpost, WARN: from
+	# resolve_btfids (a kfunc or BTF id that names nothing).
+	if grep -E -A3 'warning:|WARNING:|WARN:' "$obj/build.log" >&2; then
 		die "patch $i/$n ($subject) builds with warnings with CONFIG_CACHE_EXT=$cfg; log: ${obj#"$TOP"/}/build.log"
 	fi
 	touch "$ok"
