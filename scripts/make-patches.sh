@@ -53,10 +53,6 @@ git -C "$KSRC" worktree add -q --detach "$WORK" cache-ext
 # The worktree stays: at the end it holds the applied series, which
 # `make patches-kselftest` builds the kselftests in.
 
-# kernel/tree/series: "patch NAME" applies kernel/tree/NAME (its message and
-# the changes to files the tree already has), and each indented "FROM TO"
-# line after it adds the repository's file or directory FROM at tree path
-# TO to that commit.  Every file of kernel/tree is used once.
 # Repository directory -> tree path, for the .rst rewrite.
 dir_map=$(sed -n 's/^[[:space:]]\+\([^ !]*\) \([^ !]*\).*/\1 \2/p' "$TREE/series" |
 	while read -r from to; do if [ -d "$TOP/$from" ]; then echo "$from=$to"; fi; done)
@@ -66,7 +62,7 @@ dir_map=$(sed -n 's/^[[:space:]]\+\([^ !]*\) \([^ !]*\).*/\1 \2/p' "$TREE/series
 # rewrite repository paths to tree paths.
 to_tree() {
 	python3 - "$@" <<'PY'
-import re, sys
+import os, re, sys
 path = sys.argv[1]
 drop = set(x.strip() for x in sys.argv[2:] if x.strip())
 lines = open(path).read().split('\n')
@@ -81,7 +77,6 @@ for i, line in enumerate(lines):
 if drop:
     sys.exit('make-patches: %s has no section %s' % (path, ', '.join(sorted(drop))))
 text = '\n'.join(out)
-import os
 for pair in os.environ['DIR_MAP'].split():
     src, dst = pair.split('=')
     # A one-word directory (bpf, module) only where a path follows.
@@ -96,6 +91,10 @@ dir_map="$dir_map
 $(sed -n 's/^rewrite \([^ ]*\) \([^ ]*\)$/\1=\2/p' "$TREE/series")"
 export DIR_MAP=$dir_map
 
+# kernel/tree/series: "patch NAME" applies kernel/tree/NAME (its message and
+# the changes to files the tree already has), and each indented "FROM TO"
+# line after it adds the repository's file or directory FROM at tree path
+# TO to that commit.  Every file of kernel/tree is used once.
 used=()
 name=
 flush() {
