@@ -105,11 +105,12 @@ check_base() {
 }
 
 # The series as applied last: the hash of kernel/patches, and the commit
-# git am made of it.
+# of branch cache-ext that matches it (made by git am, or exported).
 series_stamp() { stamp_of "$PATCHES"/*.patch; }
+record_series() { echo "$(series_stamp) $(git -C "$KSRC" rev-parse cache-ext)" > "$KSRC/.cache_ext_series"; }
 
 apply_patches() {
-	local stamp head
+	local stamp applied head
 	stamp=$(series_stamp)
 	if [ -f "$KSRC/.cache_ext_series" ]; then
 		read -r applied head < "$KSRC/.cache_ext_series" || true
@@ -131,7 +132,7 @@ apply_patches() {
 			"$PATCHES"/*.patch ||
 			die "a patch in kernel/patches does not apply to Linux $(make -s -C "$KSRC" kernelversion); see git -C $KSRC am --show-current-patch"
 	fi
-	echo "$stamp $(git -C "$KSRC" rev-parse cache-ext)" > "$KSRC/.cache_ext_series"
+	record_series
 }
 
 # Branch cache-ext back to kernel/patches: the stack as it is committed.
@@ -144,7 +145,7 @@ do_export() {
 	git -C "$KSRC" format-patch -q -N --zero-commit --no-signature \
 		-o "$PATCHES" cache-ext-base..cache-ext
 	n=$(ls "$PATCHES"/*.patch | wc -l)
-	echo "$(series_stamp) $(git -C "$KSRC" rev-parse cache-ext)" > "$KSRC/.cache_ext_series"
+	record_series
 	log "$n patches in kernel/patches"
 }
 
@@ -183,7 +184,7 @@ configure() {
 		grep -qx "$sym=$val" "$out/.config" && continue
 		[ "$val" = n ] && ! grep -q "^$sym=" "$out/.config" && continue
 		if [ -n "${CACHE_EXT_TREE_CONFIG:-}" ] &&
-		   ! grep -rqs --include='Kconfig*' -x "config ${sym#CONFIG_}" "$src/mm"; then
+		   ! git -C "$src" grep -q -E "^(menu)?config ${sym#CONFIG_}$" -- '*Kconfig*'; then
 			continue
 		fi
 		echo "kernel.sh: $sym=$val did not survive olddefconfig" >&2
