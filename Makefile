@@ -222,14 +222,16 @@ $(B)/tests/test_eval: bench/eval/tests/test_eval.c bench/eval/ycsb_gen.c \
 		bench/eval/ycsb_gen.c -lm
 
 # Tests of the scripts: deps.sh against a fake dpkg and apt; vm.sh and
-# make vm as users call them.
+# make vm as users call them; kernel.sh's prepare and export of the
+# kernel stack on a small stand-in tree.
 $(B)/tests/test_%: scripts/tests/test_%.sh
 	@mkdir -p $(dir $@)
 	@cp $< $@ && chmod +x $@
 
 HOST_TESTS	:= $(B)/tests/test_cachectl $(B)/tests/test_lctrain \
 		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval \
-		   $(B)/tests/test_deps $(B)/tests/test_vm $(B)/tests/test_cachesim
+		   $(B)/tests/test_deps $(B)/tests/test_vm $(B)/tests/test_cachesim \
+		   $(B)/tests/test_kernel_series
 
 
 # cachesim: the policies' own BPF sources built as host shared objects and

@@ -8,6 +8,8 @@
 #                               the files the test names in $TAP_SHOW
 #                               (expanded at that moment), as comments
 #   tap_done                    the summary line; status 1 if any failed
+#   tap_workdir                 sets WORK to a scratch directory, removed
+#                               when the test exits
 
 n=0
 failed=0
@@ -34,4 +36,10 @@ check() {
 tap_done() {
 	echo "# $((n - failed)) passed, $failed failed"
 	[ $failed -eq 0 ]
+}
+
+tap_workdir() {
+	WORK=$(mktemp -d)
+	# shellcheck disable=SC2064 # the directory is known now
+	trap "rm -rf '$WORK'" EXIT
 }

@@ -13,8 +13,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/scripts/tests/tap.sh"
 # shellcheck disable=SC2016 # expanded by check()
 TAP_SHOW='"$FAKE/out" "$FAKE/calls"'
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+tap_workdir
 
 # A tree with deps.sh and a kernel/BASE of its own, and fake tools first
 # on PATH: dpkg-query answers from $WORK/installed ("pkg version" lines),
