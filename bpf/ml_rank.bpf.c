@@ -7,8 +7,9 @@
  * of the FIFO (10, 20, 30, 40: the paper's factors; 1..64 allowed), scores
  * each with the model named by the knob model, and lets the kernel evict
  * the n lowest logits (batch scoring); every sampled folio rotates to the
- * tail.  Without a model every score is the folio's position in the sample,
- * which makes it FIFO, and nr_no_model counts it.  With a model whose
+ * tail.  Without a model every score is the folio's position in the
+ * sample: the oldest n go and the rest of the sample rotates to the tail
+ * (FIFO but for that), and nr_no_model counts it.  With a model whose
  * hold-out AUC is below min_auc it evicts in FIFO order without sampling
  * or scoring (nr_no_signal counts the calls).
  *

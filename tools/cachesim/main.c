@@ -46,7 +46,9 @@ static const char usage_text[] =
 "  -p, --policy LIST   policies, comma separated (repeatable): a name from\n"
 "                      the policy directory, a path to a policy .so, 'lru'\n"
 "                      (the kernel's LRU alone), 'belady' (MIN), 'oracle'\n"
-"                      (keeps the pages the whole trace uses most) or\n"
+"                      (keeps the pages the whole trace uses most),\n"
+"                      'lfu_ideal' (LFU counting the whole past, evicted\n"
+"                      pages included: the bound of online LFU) or\n"
 "                      'all' (default: lru and every policy); knobs\n"
 "                      follow the name: ml_rank:oversample=10:model=learned\n"
 "  -s, --size LIST     cache sizes, comma separated: N pages, N% of the\n"
@@ -100,7 +102,7 @@ static int add_setup(const char *spec)
 		return -1;
 	}
 	if (!strcmp(name, SIM_LRU) || !strcmp(name, SIM_BELADY) ||
-	    !strcmp(name, SIM_ORACLE))
+	    !strcmp(name, SIM_ORACLE) || !strcmp(name, SIM_LFU_IDEAL))
 		snprintf(s->path, sizeof(s->path), "%s", name);
 	else if (strchr(name, '/'))
 		snprintf(s->path, sizeof(s->path), "%s", name);

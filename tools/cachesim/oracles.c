@@ -4,8 +4,13 @@
  * Belady's MIN ("belady": evict the cached page used again farthest in the
  * future, or never) and a frequency oracle ("oracle": keep the pages the
  * trace uses most, counted over all of it; of equal counts the least
- * recently used goes first).  Same cache model as the policies: misses
- * insert, a full cache loses a batch.
+ * recently used goes first).  And the bound of online frequency policies
+ * ("lfu_ideal"): an LFU that knows nothing of the future but forgets
+ * nothing of the past, evicting the cached page with the fewest
+ * references so far, evicted pages' references included, without a limit
+ * on its memory; of equal counts the least recently used goes first.
+ * Same cache model as the policies: misses insert, a full cache loses a
+ * batch.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -93,6 +98,7 @@ int sim_oracle_run(const struct sim_trace *t, const char *which,
 		   char *err, size_t len)
 {
 	int belady = !strcmp(which, SIM_BELADY);
+	int online = !strcmp(which, SIM_LFU_IDEAL);
 	uint32_t *ids = NULL, *count = NULL;
 	uint64_t *next = NULL, *last_use = NULL;
 	struct heap h = { 0 };
@@ -114,13 +120,16 @@ int sim_oracle_run(const struct sim_trace *t, const char *which,
 	if (!next || !last_use || !count || !h.page || !h.pos || !h.key)
 		goto out;
 
-	/* The next reference of each one's page, and the totals. */
+	/*
+	 * The next reference of each one's page, and the totals (online:
+	 * counted as the references come, below).
+	 */
 	for (i = 0; i < nr_pages; i++)
 		last_use[i] = NEVER;
 	for (i = t->nr; i-- > 0;) {
 		next[i] = last_use[ids[i]];
 		last_use[ids[i]] = i;
-		if (t->req[i].op != SIM_INSERT)
+		if (t->req[i].op != SIM_INSERT && !online)
 			count[ids[i]]++;
 	}
 	memset(h.pos, 0xff, (size_t)nr_pages * sizeof(*h.pos));
@@ -130,7 +139,12 @@ int sim_oracle_run(const struct sim_trace *t, const char *which,
 		uint32_t p = ids[i];
 		uint64_t key;
 
-		/* Belady: farthest next use first; oracle: fewest uses, then LRU. */
+		/*
+		 * Belady: farthest next use first; oracle: fewest uses, then
+		 * LRU; lfu_ideal: fewest uses so far, this one included.
+		 */
+		if (online && t->req[i].op != SIM_INSERT)
+			count[p]++;
 		key = belady ? next[i] :
 		      ((uint64_t)(UINT32_MAX - count[p]) << 32) | (UINT32_MAX - (uint32_t)i);
 		if (t->req[i].op != SIM_INSERT)

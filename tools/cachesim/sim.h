@@ -130,9 +130,14 @@ struct sim_setup {
 
 /* The kernel's LRU alone, with no policy: the baseline. */
 #define SIM_LRU		"lru"
-/* Offline references (oracles.c): Belady's MIN, a frequency oracle. */
+/*
+ * References (oracles.c): Belady's MIN and a frequency oracle, offline;
+ * an LFU that counts every reference of the past, the bound of online
+ * frequency policies.
+ */
 #define SIM_BELADY	"belady"
 #define SIM_ORACLE	"oracle"
+#define SIM_LFU_IDEAL	"lfu_ideal"
 
 /*
  * Runs one simulation in a child process (a policy's globals start from
