@@ -227,9 +227,23 @@ commits=$(git -C "$WORK" rev-list --reverse cache-ext-base..HEAD)
 config_stamp=$(cat "$CONFIGS"/cache_ext.config "$CONFIGS"/series-[yn].config | sha256sum | cut -c1-16)
 mkdir -p "$BUILDS/ok"
 
+# configure_for CFG: configure build/series-build/CFG for the commit checked
+# out in $WORK.  Only when a Kconfig file changed: a rewritten .config
+# would make kbuild rebuild everything.
+configure_for() {
+	local cfg=$1 obj=$BUILDS/$1 kconfig
+
+	kconfig=$(git -C "$WORK" ls-files -s -- '*Kconfig*' | sha256sum | cut -c1-16)-$config_stamp
+	if [ "$(cat "$obj/.cache_ext_kconfig" 2>/dev/null)" != "$kconfig" ]; then
+		"$TOP/scripts/kernel.sh" tree-config "$WORK" "$obj" \
+			"$CONFIGS/cache_ext.config" "$CONFIGS/series-$cfg.config"
+		echo "$kconfig" > "$obj/.cache_ext_kconfig"
+	fi
+}
+
 # build_at CFG I COMMIT: the kernel of COMMIT with configuration CFG.
 build_at() {
-	local cfg=$1 i=$2 commit=$3 obj=$BUILDS/$1 tree ok subject kconfig status=0
+	local cfg=$1 i=$2 commit=$3 obj=$BUILDS/$1 tree ok subject status=0
 	tree=$(git -C "$WORK" rev-parse "$commit^{tree}")
 	ok=$BUILDS/ok/$cfg-$config_stamp-$tree
 	subject=$(git -C "$WORK" log -1 --format=%s "$commit")
@@ -245,14 +259,7 @@ build_at() {
 	fi
 	echo "  BUILD   $i/$n =$cfg: $subject"
 	git -C "$WORK" checkout -q --detach "$commit"
-	# Configure again only when a Kconfig file changed: a rewritten
-	# .config would make kbuild rebuild everything.
-	kconfig=$(git -C "$WORK" ls-files -s -- '*Kconfig*' | sha256sum | cut -c1-16)-$config_stamp
-	if [ "$(cat "$obj/.cache_ext_kconfig" 2>/dev/null)" != "$kconfig" ]; then
-		"$TOP/scripts/kernel.sh" tree-config "$WORK" "$obj" \
-			"$CONFIGS/cache_ext.config" "$CONFIGS/series-$cfg.config"
-		echo "$kconfig" > "$obj/.cache_ext_kconfig"
-	fi
+	configure_for "$cfg"
 	make -C "$WORK" O="$obj" -j"$(($(nproc) + 1))" vmlinux modules \
 		> "$obj/build.log" 2>&1 || status=$?
 	if [ $status -ne 0 ]; then
@@ -276,4 +283,8 @@ for cfg in ${PATCHES_CONFIGS:-y n}; do
 	done
 done
 git -C "$WORK" checkout -q --detach "$(echo "$commits" | tail -n 1)"
+# make patches-kselftest builds the whole series in build/series-build/y;
+# the patches that built clean before left it configured for an earlier
+# one (without CONFIG_CACHE_EXT_CTL, say).
+case " ${PATCHES_CONFIGS:-y n} " in *" y "*) configure_for y ;; esac
 echo "  CHECK   every patch builds with CONFIG_CACHE_EXT=$(echo ${PATCHES_CONFIGS:-y n} | sed 's/ / and =/'), no warning"
