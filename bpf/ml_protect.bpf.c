@@ -49,11 +49,8 @@ void CACHE_EXT_OP(ml_protect_evict, struct cache_ext_eviction_ctx *req,
 	struct folio *folio;
 	bool have_limit;
 
-	if (!lc_model_has_signal()) {
-		cache_ext_propose_from(req, memcg, FIFO_LIST,
-				       req->nr_requested + CACHE_EXT_MAX_BATCH);
+	if (lc_fifo_without_signal(req, memcg, FIFO_LIST))
 		return;
-	}
 	have_limit = use_threshold_knob ||
 		     (bpf_ksym_exists(bpf_cache_ext_model_threshold) &&
 		      !bpf_cache_ext_model_threshold((const char *)model, &limit));

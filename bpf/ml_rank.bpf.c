@@ -66,11 +66,8 @@ void CACHE_EXT_OP(ml_rank_evict, struct cache_ext_eviction_ctx *req,
 	u64 now = bpf_ktime_get_ns();
 	struct folio *folio;
 
-	if (!lc_model_has_signal()) {
-		cache_ext_propose_from(req, memcg, FIFO_LIST,
-				       req->nr_requested + CACHE_EXT_MAX_BATCH);
+	if (lc_fifo_without_signal(req, memcg, FIFO_LIST))
 		return;
-	}
 	if (size < sample)
 		sample = size > 0 ? size : 0;
 	for_each_list_folio(folio, memcg, FIFO_LIST, sample) {

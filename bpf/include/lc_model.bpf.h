@@ -45,6 +45,21 @@ static __always_inline bool lc_model_has_signal(void)
 	return false;
 }
 
+/*
+ * Without signal, the policies evict in their base order: FIFO from the
+ * head of @list.  True if the model has none and that was done.
+ */
+static __always_inline bool
+lc_fifo_without_signal(struct cache_ext_eviction_ctx *req,
+		       struct mem_cgroup *memcg, u32 list)
+{
+	if (lc_model_has_signal())
+		return false;
+	cache_ext_propose_from(req, memcg, list,
+			       req->nr_requested + CACHE_EXT_MAX_BATCH);
+	return true;
+}
+
 /* The logit of @folio at @now into *@logit; false if there is no model. */
 static __always_inline bool lc_score(struct folio *folio, u64 now, s64 *logit)
 {
