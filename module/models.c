@@ -18,9 +18,10 @@
  *   feature <name> <n_bins> edges <e_1> .. <e_{n-1}> weights <w_1> .. <w_n>
  *
  * The store holds models for the LearnedCache policies (ml_protect,
- * ml_rank), which score the nine features of bpf/include/lc_features.h.
- * A model has exactly those nine, each once, named and ordered as there
- * (page_dt1 .. idle); 1 to 10 bins each; edges strictly increasing, never
+ * ml_rank), which score the features of bpf/include/lc_features.h.  A
+ * model has LearnedCache's nine (page_dt1 .. idle: format version 1) or
+ * all ten (page_ema_long too: version 2), each once, named and ordered
+ * as there; 1 to 10 bins each; edges strictly increasing, never
  * negative (no feature is), and at most LC_DT_NONE for the time features.
  * Value x falls in bin i when e_i <= x < e_{i+1} (e_0 = -inf,
  * e_n = +inf).  A model that breaks any rule is refused whole.
@@ -237,7 +238,8 @@ static int parse_model(char *text, struct model *m)
 			return -EINVAL;
 	}
 	if (!m->name[0] || !have_bias || !have_thr || !have_scale ||
-	    m->n_features != LC_NR_FEATURES)
+	    (m->n_features != LC_NR_FEATURES &&
+	     m->n_features != LC_NR_FEATURES_V1))
 		return -EINVAL;
 	return 0;
 }
@@ -264,14 +266,16 @@ __bpf_kfunc_start_defs();
 /**
  * bpf_cache_ext_model_score - score a feature vector with a stored model
  * @name__str: the model's name, a constant string
- * @features: the feature values, in the model's feature order
- * @features__sz: size of @features in bytes: 8 per feature
+ * @features: the feature values, in lc_features.h's order
+ * @features__sz: size of @features in bytes: 8 per feature, at least the
+ *	model's (a policy passes all ten; a nine-feature model scores the
+ *	first nine)
  * @logit: receives bias + the weight of each feature's bin
  *
  * Lock-free: a model replaced meanwhile is scored old or new, whole.
  *
- * Return: 0; -ENOENT if no such model is loaded; -EINVAL if the number of
- * features does not match the model's.
+ * Return: 0; -ENOENT if no such model is loaded; -EINVAL if @features
+ * holds fewer features than the model has.
  */
 __bpf_kfunc int bpf_cache_ext_model_score(const char *name__str,
 					  const s64 *features,
@@ -284,7 +288,7 @@ __bpf_kfunc int bpf_cache_ext_model_score(const char *name__str,
 	m = model_find(name__str);
 	if (!m)
 		ret = -ENOENT;
-	else if (features__sz != m->n_features * sizeof(s64))
+	else if (features__sz < m->n_features * sizeof(s64))
 		ret = -EINVAL;
 	else
 		*logit = model_logit(m, features);

@@ -68,7 +68,7 @@ static __always_inline void lc_record_access(struct folio *folio, u64 now)
 		lc_access(p, f, pk.index, lc_file_pages(folio), now);
 }
 
-/* The nine features of @folio at @now; pages never accessed get zeros. */
+/* The features of @folio at @now; pages never accessed get zeros. */
 static __always_inline void lc_folio_features(struct folio *folio, u64 now,
 					      s64 out[LC_NR_FEATURES])
 {

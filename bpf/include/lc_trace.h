@@ -10,8 +10,9 @@
  *   struct lc_event                 repeated, in the order received
  *
  * Readers must check magic, version, header_size and record_size, and
- * reject a file that ends inside a record.  Version 1 records are 104
- * bytes.  An LC_EV_DROPS record says that @index events were lost (ring
+ * reject a file that ends inside a record.  Version 2 records are 112
+ * bytes, with LC_NR_FEATURES (10) features; version 1 had 104, with
+ * nine.  An LC_EV_DROPS record says that @index events were lost (ring
  * buffer full) just before it.
  */
 #ifndef __LC_TRACE_H
@@ -20,7 +21,7 @@
 #include "lc_features.h"
 
 #define LC_LOG_MAGIC		"LCTRACE"	/* 8 bytes with the NUL */
-#define LC_LOG_VERSION		1
+#define LC_LOG_VERSION		2
 #define LC_CLOCK_MONOTONIC	1
 
 enum lc_event_type {

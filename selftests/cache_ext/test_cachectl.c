@@ -337,7 +337,7 @@ TEST_F(cachectl, model_load_show_reject)
 	/* The learned policies score nine features: a model of two is refused. */
 	ASSERT_EQ(write_new_file(bad_path, two), 0);
 	EXPECT_EQ(cachectl(out, len, "model load ctl_test %s", bad_path), 1);
-	EXPECT_NE(strstr(out, "2 features, but the learned policies score exactly 9"), NULL)
+	EXPECT_NE(strstr(out, "2 features, but a model of format version 1 has exactly 9"), NULL)
 		TH_LOG("%s", out);
 	ASSERT_EQ(write_new_file(bad_path, bad), 0);
 

@@ -438,7 +438,7 @@ TEST_F(ctl, model_roundtrip_and_score)
 
 static const char *const lc_names[] = {
 	"page_dt1", "page_dt2", "inode_dt1", "inode_dt2", "distance",
-	"file_pages", "page_ema", "inode_ema", "idle",
+	"file_pages", "page_ema", "inode_ema", "idle", "page_ema_long",
 };
 
 /*
@@ -454,7 +454,7 @@ static const char *model_text(const char *head, const char *f0, int n)
 	for (i = 1; i < n; i++)
 		pos += snprintf(text + pos, sizeof(text) - pos,
 				"feature %s 1 edges weights 0\n",
-				lc_names[i % 9]);
+				lc_names[i % 10]);
 	return text;
 }
 
@@ -488,7 +488,7 @@ TEST_F(ctl, model_bad_input_rejected)
 		{ "name test_model\nbias 1 2\n", "", 0, EINVAL },
 		/* What the learned policies cannot score. */
 		{ HEAD, F0, 8, EINVAL },			/* 8 features */
-		{ HEAD, F0, 10, E2BIG },			/* 10 */
+		{ HEAD, F0, 11, E2BIG },			/* 11 */
 		{ HEAD, "feature page_dt2 1 edges weights 1", 9,
 		  EINVAL },				/* feature 1 twice */
 		{ HEAD, "feature f0 1 edges weights 1", 9, EINVAL },
@@ -514,6 +514,25 @@ TEST_F(ctl, model_bad_input_rejected)
 	ASSERT_EQ(read_file(DEBUGFS "/models", after, sizeof(after)), 0);
 	EXPECT_STREQ(before, after);
 	write_str(MODELS "/unload", "test_model");
+}
+
+/*
+ * Format version 2: LearnedCache's nine features and page_ema_long, as
+ * lctrain exports them; the tenth out of its place is refused.
+ */
+TEST_F(ctl, model_with_ten_features_loads)
+{
+	char buf[4096], text[4096];
+
+	ASSERT_EQ(write_str(MODELS "/load", model_text(HEAD, F0, 10)), 0);
+	ASSERT_EQ(read_file(MODELS "/test_model/summary", buf, sizeof(buf)), 0);
+	EXPECT_NE(strstr(buf, "features 10\n"), NULL) TH_LOG("%s", buf);
+	ASSERT_EQ(write_str(MODELS "/unload", "test_model"), 0);
+
+	snprintf(text, sizeof(text), "%s", model_text(HEAD, F0, 9));
+	strcat(text, "feature idle 1 edges weights 0\n");
+	EXPECT_EQ(write_str(MODELS "/load", text), -EINVAL);
+	EXPECT_NE(access(MODELS "/test_model", F_OK), 0);
 }
 
 /* ---- the generic netlink family ---- */

@@ -106,7 +106,7 @@ static const char *const lc_feature_names[LC_NR_FEATURES] = LC_FEATURE_NAMES;
 
 /*
  * Parse the feature at position @pos of the array into its slot of @m, by
- * its "index"; @seen marks the slots filled so far.
+ * its "index" (below @m->n_features); @seen marks the slots filled so far.
  */
 static int parse_feature(struct json_object *jf, unsigned int pos,
 			 struct model *m, unsigned int *seen,
@@ -122,11 +122,11 @@ static int parse_feature(struct json_object *jf, unsigned int pos,
 	if (!json_object_is_type(jf, json_type_object))
 		return ctl_errf(err, "%s: must be an object", where);
 
-	if (get_int(jf, "index", 0, LC_NR_FEATURES - 1, &idx, 1, where, err))
+	if (get_int(jf, "index", 0, m->n_features - 1, &idx, 1, where, err))
 		return -EINVAL;
 	if (*seen & (1u << idx))
-		return ctl_errf(err, "%s: index %lld is used twice (each of the %d features once)",
-				where, (long long)idx, LC_NR_FEATURES);
+		return ctl_errf(err, "%s: index %lld is used twice (each of the %u features once)",
+				where, (long long)idx, m->n_features);
 	*seen |= 1u << idx;
 	f = &m->features[idx];
 	strcpy(f->name, lc_feature_names[idx]);
@@ -190,7 +190,8 @@ int model_from_json(const char *json, struct model *m, struct ctl_err *err)
 {
 	enum json_tokener_error jerr;
 	struct json_object *root, *features, *auc;
-	unsigned int i, n, seen = 0;
+	unsigned int i, n, want, seen = 0;
+	int64_t version = 1;
 	int ret = -EINVAL;
 
 	memset(m, 0, sizeof(*m));
@@ -203,20 +204,29 @@ int model_from_json(const char *json, struct model *m, struct ctl_err *err)
 		goto out;
 	}
 
+	/*
+	 * Format version 1, LearnedCache's (no "format_version"): its nine
+	 * features; version 2, lctrain's: page_ema_long too.
+	 */
+	if (get_int(root, "format_version", 1, 2, &version, 1, "model", err))
+		goto out;
+	want = version == 1 ? LC_NR_FEATURES_V1 : LC_NR_FEATURES;
 	features = get_array(root, "features", "model", err);
 	if (!features)
 		goto out;
 	n = json_object_array_length(features);
-	if (n != LC_NR_FEATURES) {
-		ctl_errf(err, "model: %u features, but the learned policies score exactly %d (page_dt1 .. idle, as lctrain exports them)",
-			 n, LC_NR_FEATURES);
+	if (n != want) {
+		ctl_errf(err, "model: %u features, but a model of format version %lld has exactly %u (%s)",
+			 n, (long long)version, want,
+			 version == 1 ? "page_dt1 .. idle, LearnedCache's" :
+					"page_dt1 .. page_ema_long, as lctrain exports them");
 		goto out;
 	}
+	m->n_features = n;
 	for (i = 0; i < n; i++)
 		if (parse_feature(json_object_array_get_idx(features, i), i,
 				  m, &seen, err))
 			goto out;
-	m->n_features = n;
 
 	m->auc_permille = -1;
 	if (json_object_object_get_ex(root, "holdout_auc", &auc)) {

@@ -15,8 +15,9 @@
 #include "lc_features.h"
 
 /*
- * The rules of the module's model store: exactly the nine LearnedCache
- * features, in lc_features.h's order, up to 10 bins each.
+ * The rules of the module's model store: LearnedCache's nine features
+ * (format version 1) or all ten of lc_features.h (version 2), in its
+ * order, up to 10 bins each.
  */
 #define MODEL_NAME_LEN		32
 #define MODEL_MAX_FEATURES	LC_NR_FEATURES

@@ -101,9 +101,10 @@ int bpf_cache_ext_model_score(const char *name, const __s64 *features,
 
 	if (!m)
 		return -ENOENT;
-	if (features__sz != m->n_features * sizeof(*features))
+	/* As the module: at least the model's features, the first scored. */
+	if (features__sz < m->n_features * sizeof(*features))
 		return -EINVAL;
-	memcpy(x, features, features__sz);
+	memcpy(x, features, m->n_features * sizeof(*features));
 	*logit = model_logit(m, x);
 	return 0;
 }

@@ -32,7 +32,7 @@ struct lc_train_opts {
 	uint64_t seed;			/* row order */
 };
 
-/* The names of the nine features, in order. */
+/* The names of the features, in order. */
 extern const char *const lc_feature_names[LC_NR_FEATURES];
 
 /*

@@ -51,6 +51,9 @@ int lclog_parse(const void *buf, size_t size, struct lc_events *out,
 
 	if (size < sizeof(*hdr) || memcmp(hdr->magic, LC_LOG_MAGIC, sizeof(hdr->magic)))
 		return fail(err, len, -EINVAL, "not a LearnedCache trace log (bad magic)");
+	if (hdr->version == 1)
+		return fail(err, len, -EINVAL, "log format version 1 (nine features); this reader knows version %d (ten): record the trace again with this cachectl",
+			    LC_LOG_VERSION);
 	if (hdr->version != LC_LOG_VERSION)
 		return fail(err, len, -EINVAL, "log format version %u; this reader knows version %d",
 			    hdr->version, LC_LOG_VERSION);

@@ -6,7 +6,7 @@
  *           [--epochs N] [--seed N] [--scale N] LOG...
  *   lctrain --synthetic ROWS      time training on generated rows
  *
- * One row per eviction with the nine features recorded at that moment,
+ * One row per eviction with the features recorded at that moment,
  * labelled "reinserted within the horizon" (default: the mean residency,
  * the time the cache takes to turn over), or with --rows access one per
  * access as LearnedCache defines them (dataset.h).  The last --holdout of the rows

@@ -112,6 +112,14 @@ static void test_model_good(void)
 			      &m, &err);
 	check(!ret && m.auc_permille == 500 && model_to_text(&m, "m", text, sizeof(text)) > 0 &&
 	      strstr(text, "\nauc 500\n"), "model: holdout_auc kept as auc x 1000 (%s)", err.msg);
+	/* Format version 2: lctrain's ten features, page_ema_long last. */
+	ret = model_from_json(model_json(ONE_BIN, 10, TAIL ",\"format_version\":2"), &m, &err);
+	check(!ret && m.n_features == 10 && !strcmp(m.features[9].name, "page_ema_long") &&
+	      model_to_text(&m, "m", text, sizeof(text)) > 0 &&
+	      strstr(text, "\nfeature page_ema_long 1 edges weights 0\n"),
+	      "model: format version 2 has ten features (%s)", err.msg);
+	ret = model_from_json(model_json(ONE_BIN, 9, TAIL ",\"format_version\":1"), &m, &err);
+	check(!ret && m.n_features == 9, "model: format version 1 said aloud (%s)", err.msg);
 	ret = model_from_json(model_json(ONE_BIN, 9, TAIL ",\"holdout_auc\":1.5"), &m, &err);
 	check(ret == -EINVAL && strstr(err.msg, "holdout_auc 1.5 is not between 0 and 1"),
 	      "model: holdout_auc out of range: %s", err.msg);
@@ -176,6 +184,13 @@ static void test_model_bad(void)
 		{ ONE_BIN, TAIL, "8 features", "8 features, but", 8 },
 		{ ONE_BIN, TAIL, "10 features", "10 features, but", 10 },
 		{ ONE_BIN, TAIL, "1 feature", "1 features, but", 1 },
+		{ ONE_BIN, TAIL ",\"format_version\":2", "9 features in version 2",
+		  "9 features, but a model of format version 2 has exactly 10", 9 },
+		{ ONE_BIN, TAIL ",\"format_version\":3", "format version 3",
+		  "\"format_version\" out of range", 10 },
+		{ "{\"index\":10,\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[1]}",
+		  TAIL ",\"format_version\":2", "an index past version 2's features",
+		  "\"index\" out of range", 10 },
 		/* n = 0: f0 is the whole text. */
 		{ "{\"features\": [", NULL, "truncated JSON", "not valid JSON", 0 },
 		{ "[1, 2]", NULL, "not an object", "must be a JSON object", 0 },

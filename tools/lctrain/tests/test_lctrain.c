@@ -262,7 +262,8 @@ static void test_learning(const char *dir)
 		len = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
 		fclose(f);
 	}
-	check(text && len && !model_from_json(text, &back, &err) && back.n_features == 9,
+	check(text && len && !model_from_json(text, &back, &err) &&
+	      back.n_features == LC_NR_FEATURES,
 	      "json: cachectl reads it back (%s)", err.msg);
 	{
 		unsigned int i, fi, same = back.weight_scale == 1000 &&
@@ -309,10 +310,18 @@ static void test_bad_logs(const char *dir)
 	      "log: wrong magic: %s", err);
 
 	lclog_header_init(&hdr);
-	hdr.version = 2;
+	hdr.version = 3;
 	lclog_write(path, &hdr, ev, 2);
-	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL && strstr(err, "version 2"),
+	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL && strstr(err, "version 3"),
 	      "log: another version: %s", err);
+
+	/* Version 1 (nine features) is refused with what to do. */
+	lclog_header_init(&hdr);
+	hdr.version = 1;
+	lclog_write(path, &hdr, ev, 2);
+	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "version 1 (nine features)") && strstr(err, "record the trace again"),
+	      "log: version 1: %s", err);
 
 	lclog_header_init(&hdr);
 	hdr.record_size = 96;
