@@ -102,13 +102,13 @@ struct lc_inode_state {
  * one the product is taken in units of @unit ns, so that it cannot
  * overflow for the long half-life.
  *
- * In BPF it is a global function, which the verifier checks once: inlined,
+ * In BPF (__noinline: libbpf's bpf_helpers.h, which BPF programs include
+ * first) it is a global function, which the verifier checks once: inlined,
  * its three outcomes at each of lc_features()'s three decays multiplied
  * the paths to verify, and ml_rank took four times as long to load.
  */
 #ifdef __bpf__
-__attribute__((noinline)) __u64
-lc_ema_decay_by(__u64 ema, __u64 dt, __u64 hl, __u64 unit)
+__noinline __u64 lc_ema_decay_by(__u64 ema, __u64 dt, __u64 hl, __u64 unit)
 #else
 static inline __u64 lc_ema_decay_by(__u64 ema, __u64 dt, __u64 hl, __u64 unit)
 #endif
