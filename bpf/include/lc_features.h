@@ -34,6 +34,7 @@
 
 #define LC_NR_FEATURES		10
 #define LC_NR_FEATURES_V1	9		/* LearnedCache's */
+#define LC_MODEL_FORMAT		2		/* the model JSON lctrain writes */
 #define LC_EMA_SCALE		1000		/* EMA fixed point */
 #define LC_HALF_LIFE_NS		1000000000ULL	/* T = 1 s */
 #define LC_LONG_HALF_LIFE_NS	(1000 * LC_HALF_LIFE_NS)	/* page_ema_long */

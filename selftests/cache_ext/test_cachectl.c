@@ -334,7 +334,7 @@ TEST_F(cachectl, model_load_show_reject)
 	EXPECT_NE(strstr(out, "feature page_dt2 2 edges 5 weights 1 2"), NULL)
 		TH_LOG("%s", out);
 
-	/* The learned policies score nine features: a model of two is refused. */
+	/* A model of format version 1 has nine features: two are refused. */
 	ASSERT_EQ(write_new_file(bad_path, two), 0);
 	EXPECT_EQ(cachectl(out, len, "model load ctl_test %s", bad_path), 1);
 	EXPECT_NE(strstr(out, "2 features, but a model of format version 1 has exactly 9"), NULL)

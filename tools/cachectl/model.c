@@ -208,7 +208,7 @@ int model_from_json(const char *json, struct model *m, struct ctl_err *err)
 	 * Format version 1, LearnedCache's (no "format_version"): its nine
 	 * features; version 2, lctrain's: page_ema_long too.
 	 */
-	if (get_int(root, "format_version", 1, 2, &version, 1, "model", err))
+	if (get_int(root, "format_version", 1, LC_MODEL_FORMAT, &version, 1, "model", err))
 		goto out;
 	want = version == 1 ? LC_NR_FEATURES_V1 : LC_NR_FEATURES;
 	features = get_array(root, "features", "model", err);

@@ -384,8 +384,7 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 			 CACHE_EXT_MAX_BATCH);
 		return -EINVAL;
 	}
-	if (!strcmp(s->policy, SIM_BELADY) || !strcmp(s->policy, SIM_ORACLE) ||
-	    !strcmp(s->policy, SIM_LFU_IDEAL))
+	if (sim_is_reference(s->policy))
 		return sim_oracle_run(t, s->policy, cfg, res, err, len);
 	if (strcmp(s->policy, SIM_LRU)) {
 		ret = sim_policy_open(s->policy, s->knobs, s->nr_knobs, &ops,

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "oracles.h"
 #include "sim.h"
 
 #ifndef CACHESIM_POLICY_DIR
@@ -101,8 +102,7 @@ static int add_setup(const char *spec)
 		fprintf(stderr, "cachesim: empty policy name\n");
 		return -1;
 	}
-	if (!strcmp(name, SIM_LRU) || !strcmp(name, SIM_BELADY) ||
-	    !strcmp(name, SIM_ORACLE) || !strcmp(name, SIM_LFU_IDEAL))
+	if (!strcmp(name, SIM_LRU) || sim_is_reference(name))
 		snprintf(s->path, sizeof(s->path), "%s", name);
 	else if (strchr(name, '/'))
 		snprintf(s->path, sizeof(s->path), "%s", name);

@@ -3,7 +3,16 @@
 #ifndef CACHESIM_ORACLES_H
 #define CACHESIM_ORACLES_H
 
+#include <string.h>
+
 #include "sim.h"
+
+/* Is @name one of the references, computed here rather than a policy? */
+static inline int sim_is_reference(const char *name)
+{
+	return !strcmp(name, SIM_BELADY) || !strcmp(name, SIM_ORACLE) ||
+	       !strcmp(name, SIM_LFU_IDEAL);
+}
 
 /*
  * Runs SIM_BELADY, SIM_ORACLE or SIM_LFU_IDEAL on @t; 0 or -ENOMEM (reason

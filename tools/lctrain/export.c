@@ -36,7 +36,7 @@ int lc_model_write_json(const struct lc_model *m, int64_t scale,
 		json_object_object_add(jf, "weights_int", weights);
 		json_object_array_add(features, jf);
 	}
-	json_object_object_add(root, "format_version", json_object_new_int(2));
+	json_object_object_add(root, "format_version", json_object_new_int(LC_MODEL_FORMAT));
 	json_object_object_add(root, "features", features);
 	json_object_object_add(root, "bias_int", json_object_new_int64(llround(m->bias * scale)));
 	json_object_object_add(root, "threshold_int", json_object_new_int64(threshold));
