@@ -125,11 +125,13 @@ int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
 			 "accepted %llu\nrejected %llu\nreclaimed %llu\n"
 			 "fallback %llu\nerrors %llu\nuntracked %llu\n"
 			 "not_admitted %llu\ntracked %llu\nregistry_bytes %llu\n"
-			 "accesses %llu\nmisses %llu\nrefaults %llu\n",
+			 "accesses %llu\nmisses %llu\nrefaults %llu\n"
+			 "evict_busy %llu\n",
 			 s->evict_calls, s->requested, s->proposed, s->accepted,
 			 s->rejected, s->reclaimed, s->fallback, s->errors,
 			 s->untracked, s->not_admitted, s->tracked,
-			 s->registry_bytes, s->accesses, s->misses, s->refaults);
+			 s->registry_bytes, s->accesses, s->misses, s->refaults,
+			 s->evict_busy);
 }
 
 struct state_query {

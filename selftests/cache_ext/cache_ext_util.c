@@ -298,17 +298,41 @@ struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
 	return attach_hostile_spin(cgroup_id, name, 500000000, 1, skel);
 }
 
+static struct bpf_link *attach_opened_hostile(uint64_t cgroup_id,
+					      const char *name,
+					      struct hostile **skel);
+
 struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
 				     uint64_t spin_ns, unsigned int spin_every,
 				     struct hostile **skel)
 {
-	struct bpf_map *map, *chosen = NULL;
-
 	*skel = hostile__open();
 	if (!*skel)
 		return NULL;
 	(*skel)->rodata->spin_ns = spin_ns;
 	(*skel)->rodata->spin_every = spin_every;
+	return attach_opened_hostile(cgroup_id, name, skel);
+}
+
+struct bpf_link *attach_hostile_event_spin(uint64_t cgroup_id,
+					   const char *name, uint64_t spin_ns,
+					   struct hostile **skel)
+{
+	*skel = hostile__open();
+	if (!*skel)
+		return NULL;
+	(*skel)->rodata->added_spin_ns = spin_ns;
+	(*skel)->rodata->removed_spin_ns = spin_ns;
+	return attach_opened_hostile(cgroup_id, name, skel);
+}
+
+/* Load the opened hostile skeleton with only map @name, and attach it. */
+static struct bpf_link *attach_opened_hostile(uint64_t cgroup_id,
+					      const char *name,
+					      struct hostile **skel)
+{
+	struct bpf_map *map, *chosen = NULL;
+
 	bpf_object__for_each_map(map, (*skel)->obj) {
 		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
 			continue;

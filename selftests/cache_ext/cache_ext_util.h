@@ -140,6 +140,10 @@ struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
 struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
 				     uint64_t spin_ns, unsigned int spin_every,
 				     struct hostile **skel);
+/* As attach_hostile(), with folio_added() and folio_removed() spinning @spin_ns. */
+struct bpf_link *attach_hostile_event_spin(uint64_t cgroup_id,
+					   const char *name, uint64_t spin_ns,
+					   struct hostile **skel);
 
 /*
  * A policy object loaded by file name from BPF_OBJ_DIR, the way cachectl

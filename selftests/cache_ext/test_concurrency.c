@@ -5,7 +5,9 @@
  * and every page verified; the time budget charging the policy's own
  * calls (one overrun in a row is forgiven, a policy slow every time is
  * not, an event callback included), and a call past its budget refused
- * more work.
+ * more work.  A slow policy stalls no other task: reclaimers do not wait
+ * for each other's policy call, and event callbacks slow on every folio
+ * are ejected by their time per second.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -223,6 +226,125 @@ TEST_F(conc, slow_event_callback_ejected)
 			      "(an event callback over its time budget)", NULL), 1);
 	bpf_link__destroy(link);
 	hostile__destroy(skel);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * While the @n readers of @pids run, start a shell command from the test's
+ * own (unbound) cgroup every 20 ms, as a user at a prompt would, and
+ * return the longest it took to answer, in ms.  Reaps the readers: *@failed
+ * counts those that did not exit 0 (a page read wrong, or killed).
+ */
+static double worst_answer_while_reading(pid_t *pids, int n, int *failed)
+{
+	double worst = 0;
+	int left = n, i, status;
+
+	*failed = 0;
+	while (left) {
+		double t0 = now_ms(), took;
+
+		if (system("true") != 0)
+			(*failed)++;
+		took = now_ms() - t0;
+		if (took > worst)
+			worst = took;
+		usleep(20000);
+		for (i = 0; i < n; i++) {
+			if (!pids[i] || waitpid(pids[i], &status, WNOHANG) <= 0)
+				continue;
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				(*failed)++;
+			pids[i] = 0;
+			left--;
+		}
+	}
+	return worst;
+}
+
+/*
+ * evict_folios() takes 150 ms, within its budget, on every call, with
+ * eight readers reclaiming: no reclaimer waits for another one's call (the
+ * busy binding is not asked, the batch is the LRU's), so the guest answers
+ * a command within a second throughout and every page read is right.
+ * Before reclaimers stopped waiting, they spun on the binding with
+ * preemption off behind the call, on both virtual CPUs.
+ */
+TEST_F_TIMEOUT(conc, slow_evict_stalls_no_other_task, 600)
+{
+	struct hostile *skel;
+	struct bpf_link *link;
+	pid_t pids[READERS];
+	double worst;
+	int failed;
+
+	ASSERT_EQ(make_files(self, 1), 0);
+	link = attach_hostile_spin(self->cg_id[0], "hostile_spin", 150000000,
+				   1, &skel);
+	ASSERT_NE(link, NULL);
+	ASSERT_EQ(start_readers(self->cg[0], self->file[0], READERS, pids, 41),
+		  0);
+	worst = worst_answer_while_reading(pids, READERS, &failed);
+	TH_LOG("%llu evict_folios() calls of 150 ms, %lld batches the LRU took while the policy was busy; a command answered within %.0f ms at worst",
+	       skel->bss->nr_evict_calls,
+	       binding_stat(self->cg_id[0], "evict_busy "), worst);
+	EXPECT_EQ(failed, 0);
+	EXPECT_LT(worst, 1000);
+	EXPECT_GE(skel->bss->nr_spins, 1);
+	EXPECT_GT(binding_stat(self->cg_id[0], "evict_busy "), 0);
+	bpf_link__destroy(link);
+	hostile__destroy(skel);
+}
+
+/*
+ * folio_added() or folio_removed() spinning 50 ms on every folio: each
+ * call is within the 200 ms event budget, so only their time per second
+ * can tell; the policy is ejected for it, the guest answers within a
+ * second meanwhile, and every page read is right.
+ */
+TEST_F_TIMEOUT(conc, per_folio_spinners_ejected, 600)
+{
+	static const char *const kinds[] = {
+		"hostile_slowadd", "hostile_slowrm",
+	};
+	size_t k;
+
+	ASSERT_EQ(make_files(self, 1), 0);
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		char sel[64];
+		struct hostile *skel;
+		struct bpf_link *link;
+		pid_t pids[READERS];
+		double worst;
+		int failed;
+
+		ASSERT_EQ(drop_file_cache(self->file[0]), 0);
+		ASSERT_EQ(trace_start(), 0);
+		link = attach_hostile_event_spin(self->cg_id[0], kinds[k],
+						 50000000, &skel);
+		ASSERT_NE(link, NULL) TH_LOG("%s", kinds[k]);
+		ASSERT_EQ(start_readers(self->cg[0], self->file[0], READERS,
+					pids, 61 + k), 0);
+		worst = worst_answer_while_reading(pids, READERS, &failed);
+		snprintf(sel, sizeof(sel), "policy=%s ", kinds[k]);
+		TH_LOG("%s: %llu folio_added(), %llu folio_removed() calls; a command answered within %.0f ms at worst",
+		       kinds[k], skel->bss->nr_added, skel->bss->nr_removed,
+		       worst);
+		EXPECT_EQ(failed, 0) TH_LOG("%s", kinds[k]);
+		EXPECT_LT(worst, 1000) TH_LOG("%s", kinds[k]);
+		EXPECT_EQ(trace_count("cache_ext_eject:", sel,
+				      "(an event callback over its time budget)",
+				      NULL), 1) TH_LOG("%s", kinds[k]);
+		bpf_link__destroy(link);
+		hostile__destroy(skel);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -13,10 +13,12 @@ const volatile __u64 spin_ns = 500000000;
 const volatile __u32 spin_every = 1;
 /* How long hostile_slowrm spins in folio_removed(). */
 const volatile __u64 removed_spin_ns = 20000000;
+/* How long hostile_slowadd spins in folio_added(). */
+const volatile __u64 added_spin_ns = 50000000;
 /* What hostile_init's init() returns. */
 const volatile int init_error = -EPERM;
 
-__u64 nr_evict_calls, nr_rejected, nr_spins, nr_removed;
+__u64 nr_evict_calls, nr_rejected, nr_spins, nr_removed, nr_added;
 /*
  * What the kfuncs answered hostile_spin once it was past its budget:
  * the proposal's return, and what the iterator yielded after a refused
@@ -125,6 +127,14 @@ void CACHE_EXT_OP(slow_removed, struct folio *folio, struct mem_cgroup *memcg)
 	spin(removed_spin_ns);
 }
 
+/* Spins in every folio_added(), each call within the event budget. */
+void CACHE_EXT_OP(slow_added, struct folio *folio, struct mem_cgroup *memcg)
+{
+	__sync_fetch_and_add(&nr_added, 1);
+	bpf_cache_ext_list_add(memcg, 0, folio, CACHE_EXT_TAIL);
+	spin(added_spin_ns);
+}
+
 s32 CACHE_EXT_OP(failing_init, struct mem_cgroup *memcg)
 {
 	return init_error;
@@ -163,6 +173,13 @@ struct cache_ext_ops hostile_slowrm = {
 	.folio_added	= (void *)list_added,
 	.folio_removed	= (void *)slow_removed,
 	.name		= "hostile_slowrm",
+};
+
+SEC(".struct_ops.link")
+struct cache_ext_ops hostile_slowadd = {
+	.init		= (void *)list_init,
+	.folio_added	= (void *)slow_added,
+	.name		= "hostile_slowadd",
 };
 
 SEC(".struct_ops.link")
