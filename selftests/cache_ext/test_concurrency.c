@@ -237,11 +237,28 @@ static double now_ms(void)
 }
 
 /*
- * While the @n readers of @pids run, start a shell command from the test's
- * own (unbound) cgroup every 20 ms, as a user at a prompt would, and
- * return the longest it took to answer, in ms.  Reaps the readers: *@failed
- * counts those that did not exit 0 (a page read wrong, or killed).
+ * While the @n readers of @pids run, start a process from the test's own
+ * (unbound) cgroup every 20 ms and wait for it, as a shell runs a command,
+ * and return the longest that took, in ms: the time for the guest to
+ * schedule two tasks and answer.  (Not a shell itself: exec of /bin/sh
+ * over the guest's 9p root costs more than the property measured.)  Reaps
+ * the readers: *@failed counts those that did not exit 0 (a page read
+ * wrong, or killed).
  */
+static int answer(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(0);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
 static double worst_answer_while_reading(pid_t *pids, int n, int *failed)
 {
 	double worst = 0;
@@ -251,7 +268,7 @@ static double worst_answer_while_reading(pid_t *pids, int n, int *failed)
 	while (left) {
 		double t0 = now_ms(), took;
 
-		if (system("true") != 0)
+		if (answer() != 0)
 			(*failed)++;
 		took = now_ms() - t0;
 		if (took > worst)
@@ -272,8 +289,9 @@ static double worst_answer_while_reading(pid_t *pids, int n, int *failed)
 /*
  * evict_folios() takes 150 ms, within its budget, on every call, with
  * eight readers reclaiming: no reclaimer waits for another one's call (the
- * busy binding is not asked, the batch is the LRU's), so the guest answers
- * a command within a second throughout and every page read is right.
+ * busy binding is not asked, the batch is the LRU's), so the guest starts
+ * and reaps a process within a second throughout and every page read is
+ * right.
  * Before reclaimers stopped waiting, they spun on the binding with
  * preemption off behind the call, on both virtual CPUs.
  */
@@ -286,6 +304,8 @@ TEST_F_TIMEOUT(conc, slow_evict_stalls_no_other_task, 600)
 	int failed;
 
 	ASSERT_EQ(make_files(self, 1), 0);
+	/* Its debugfs stats count the batches that did not wait. */
+	ASSERT_EQ(ctl_module_load(), 0);
 	link = attach_hostile_spin(self->cg_id[0], "hostile_spin", 150000000,
 				   1, &skel);
 	ASSERT_NE(link, NULL);
@@ -299,6 +319,47 @@ TEST_F_TIMEOUT(conc, slow_evict_stalls_no_other_task, 600)
 	EXPECT_LT(worst, 1000);
 	EXPECT_GE(skel->bss->nr_spins, 1);
 	EXPECT_GT(binding_stat(self->cg_id[0], "evict_busy "), 0);
+	bpf_link__destroy(link);
+	hostile__destroy(skel);
+}
+
+/*
+ * evict_folios() that never returns on its own, with eight readers: the
+ * watchdog ejects the policy while the call runs, the call's next kfunc
+ * fails and the loop ends; meanwhile no reclaimer waited for it, the
+ * guest answered within a second, and no RCU stall was reported.  Before
+ * the watchdog the call ran for days, and before reclaimers stopped
+ * waiting the whole guest stopped answering.
+ */
+TEST_F_TIMEOUT(conc, never_returning_evict_ejected, 600)
+{
+	struct hostile *skel;
+	struct bpf_link *link;
+	pid_t pids[READERS];
+	double worst;
+	int failed;
+
+	ASSERT_EQ(make_files(self, 1), 0);
+	link = attach_hostile(self->cg_id[0], "hostile_forever", &skel);
+	ASSERT_NE(link, NULL);
+	ASSERT_EQ(start_readers(self->cg[0], self->file[0], READERS, pids, 51),
+		  0);
+	worst = worst_answer_while_reading(pids, READERS, &failed);
+	/* The ejected policy's exit() runs once the call has returned. */
+	for (int i = 0; i < 100 && !skel->bss->nr_exits; i++)
+		usleep(100000);
+	TH_LOG("%llu evict_folios() calls, %llu ended by a failed kfunc; exit() told '%s'; a command answered within %.0f ms at worst",
+	       skel->bss->nr_forever_calls, skel->bss->nr_forever_ended,
+	       skel->bss->exit_msg, worst);
+	EXPECT_EQ(failed, 0);
+	EXPECT_LT(worst, 1000);
+	EXPECT_GE(skel->bss->nr_forever_ended, 1);
+	EXPECT_EQ(skel->bss->nr_forever_ended, skel->bss->nr_forever_calls);
+	EXPECT_EQ(trace_count("cache_ext_eject:", "policy=hostile_forever ",
+			      "(evict_folios() over its time budget)", NULL), 1);
+	EXPECT_NE(strstr(skel->bss->exit_msg, "has not returned"), NULL);
+	EXPECT_EQ(kmsg_contains("rcu_sched detected stall"), 0);
+	EXPECT_EQ(kmsg_contains("self-detected stall"), 0);
 	bpf_link__destroy(link);
 	hostile__destroy(skel);
 }

@@ -44,7 +44,9 @@ static const char stats_usage[] =
 "(tracked, registry_bytes), and the cgroup's page cache as its readers saw\n"
 "it: accesses (reads of cached folios), misses (folios reads brought in,\n"
 "readahead included), refaults (misses on folios the cgroup had evicted),\n"
-"hits (accesses - misses) and hit_ratio; then the median and 99th\n"
+"evict_busy (reclaim batches the kernel's LRU chose because another\n"
+"reclaimer was asking the policy), hits (accesses - misses) and\n"
+"hit_ratio; then the median and 99th\n"
 "percentile of the policy's decision time (cachectl hist has the whole\n"
 "histogram) and the models in the store with their versions and hold-out\n"
 "AUC.  cachectl top shows the counters live.\n";

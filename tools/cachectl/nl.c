@@ -251,6 +251,7 @@ const char *nl_stat_name(unsigned int stat)
 		[CACHE_EXT_A_STAT_ACCESSES]	= "accesses",
 		[CACHE_EXT_A_STAT_MISSES]	= "misses",
 		[CACHE_EXT_A_STAT_REFAULTS]	= "refaults",
+		[CACHE_EXT_A_STAT_EVICT_BUSY]	= "evict_busy",
 	};
 
 	return stat < sizeof(names) / sizeof(names[0]) ? names[stat] : NULL;

@@ -127,6 +127,29 @@ void CACHE_EXT_OP(slow_removed, struct folio *folio, struct mem_cgroup *memcg)
 	spin(removed_spin_ns);
 }
 
+/*
+ * Never returns on its own: 2^23 x 2^23 list-size reads (the verifier
+ * accepts nested open-coded loops of any bound).  It stops only when a
+ * kfunc fails, as they all do once the policy is ejected.
+ */
+__u64 nr_forever_calls, nr_forever_ended;
+
+void CACHE_EXT_OP(forever_evict, struct cache_ext_eviction_ctx *req,
+		  struct mem_cgroup *memcg)
+{
+	int i, j;
+
+	__sync_fetch_and_add(&nr_forever_calls, 1);
+	bpf_for(i, 0, 1 << 23) {
+		bpf_for(j, 0, 1 << 23) {
+			if (bpf_cache_ext_list_size(memcg, 0) < 0) {
+				__sync_fetch_and_add(&nr_forever_ended, 1);
+				return;
+			}
+		}
+	}
+}
+
 /* Spins in every folio_added(), each call within the event budget. */
 void CACHE_EXT_OP(slow_added, struct folio *folio, struct mem_cgroup *memcg)
 {
@@ -180,6 +203,15 @@ struct cache_ext_ops hostile_slowadd = {
 	.init		= (void *)list_init,
 	.folio_added	= (void *)slow_added,
 	.name		= "hostile_slowadd",
+};
+
+SEC(".struct_ops.link")
+struct cache_ext_ops hostile_forever = {
+	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
+	.folio_added	= (void *)list_added,
+	.evict_folios	= (void *)forever_evict,
+	.name		= "hostile_forever",
 };
 
 SEC(".struct_ops.link")
