@@ -530,3 +530,19 @@ int wait_for_text(const char *path, const char *want, int ms)
 	}
 	return -ETIMEDOUT;
 }
+
+int wait_for_selection(const char *cgroup, const char *want)
+{
+	char path[PATH_MAX], buf[128];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/memory.cache_ext", cgroup);
+	for (i = 0; i < 500; i++) {
+		if (read_text(path, buf, sizeof(buf)) < 0)
+			return -errno;
+		if (!strcmp(buf, want))
+			return 0;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}

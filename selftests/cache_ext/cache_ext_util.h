@@ -185,4 +185,10 @@ int ctl_module_unload(void);
 /* struct_ops_set_name(), shared with cachectl. */
 #include "struct_ops.h"
 
+/*
+ * Wait up to 5 s for @cgroup's memory.cache_ext to read @want (a child's
+ * inherited binding is set up by a work item).  0, -ETIMEDOUT or -errno.
+ */
+int wait_for_selection(const char *cgroup, const char *want);
+
 #endif /* __CACHE_EXT_UTIL_H */

@@ -287,8 +287,8 @@ TEST_F(hooks, rmdir_unbinds)
 
 /*
  * A cgroup created under a bound cgroup gets its own binding of the same
- * policy, marked inherited; a write replaces it; a later change of the
- * parent leaves it alone.
+ * policy, marked inherited, once the work item that sets it up has run; a
+ * write replaces it; a later change of the parent leaves it alone.
  */
 TEST_F(hooks, child_inherits_policy)
 {
@@ -301,10 +301,10 @@ TEST_F(hooks, child_inherits_policy)
 	ASSERT_EQ(cg_write(self->cg, "cgroup.subtree_control", "+memory"), 0);
 	ASSERT_EQ(cg_create(child), 0);
 	child_id = cgroup_id_of(child);
+	/* Set up by a work item, outside cgroup_mutex: wait for it. */
+	ASSERT_EQ(wait_for_selection(child, "count_events (inherited)\n"), 0);
 	EXPECT_EQ(self->skel->bss->nr_init, 2);
 	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", child);
-	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
-	EXPECT_STREQ(buf, "count_events (inherited)\n");
 
 	/* Its own binding: its events are its own. */
 	ASSERT_EQ(cg_run(child, read_file, self->file), 0);

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -381,6 +383,143 @@ TEST(kfuncs_refuse_walked_memcg)
 	}
 	EXPECT_EQ(load_only("own_ops"), 0) TH_LOG("%s", verifier_log);
 	libbpf_set_print(old);
+}
+
+#define NR_CHILDREN	200
+#define NR_MKDIRS	100
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * In a child process: mkdir and rmdir an unrelated cgroup @n times, and
+ * put each mkdir's latency (ms) in @lat (shared memory).
+ */
+static pid_t start_mkdirs(double *lat, int n, int tag)
+{
+	pid_t pid = fork();
+	char path[PATH_MAX];
+	int i;
+
+	if (pid)
+		return pid;
+	for (i = 0; i < n; i++) {
+		double t0;
+
+		snprintf(path, sizeof(path),
+			 "/sys/fs/cgroup/cache_ext_unrelated%d_%d", tag, i);
+		t0 = mono_ms();
+		if (mkdir(path, 0755))
+			_exit(1);
+		lat[i] = mono_ms() - t0;
+		if (rmdir(path))
+			_exit(1);
+	}
+	_exit(0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double p99(double *lat, int n)
+{
+	qsort(lat, n, sizeof(*lat), cmp_double);
+	return lat[(n * 99) / 100 - (n >= 100)];
+}
+
+static int exited_ok(pid_t pid)
+{
+	int status;
+
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status);
+}
+
+/*
+ * 200 cgroups that inherited a policy removed in a loop, while another
+ * task creates and removes unrelated cgroups: every binding ends (its
+ * exit() and grace period run from a work item, not under cgroup_mutex,
+ * which lockdep checks on the debug kernel), and the unrelated task's
+ * mkdir latency is reported before and during the removals.
+ */
+FIXTURE(rmdir_storm) {
+};
+
+FIXTURE_SETUP(rmdir_storm)
+{
+}
+
+FIXTURE_TEARDOWN(rmdir_storm)
+{
+}
+
+TEST_F_TIMEOUT(rmdir_storm, bound_cgroups_removed_beside_other_cgroup_work,
+	       600)
+{
+	struct policy p = { 0 };
+	double *lat, before, during;
+	char *parent, *child[NR_CHILDREN];
+	pid_t pid;
+	long ended = 0;
+	int i;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	lat = mmap(NULL, 2 * NR_MKDIRS * sizeof(*lat), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(lat, MAP_FAILED);
+	parent = memcg_create("cache_ext_rmdir");
+	ASSERT_NE(parent, NULL);
+	ASSERT_EQ(cg_write(parent, "cgroup.subtree_control", "+memory"), 0);
+	ASSERT_EQ(policy_attach(&p, "fifo", NULL, cgroup_id_of(parent), NULL),
+		  0);
+	for (i = 0; i < NR_CHILDREN; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "c%d", i);
+		child[i] = cg_name(parent, name);
+		ASSERT_NE(child[i], NULL);
+		ASSERT_EQ(cg_create(child[i]), 0);
+	}
+	for (i = 0; i < NR_CHILDREN; i++)
+		ASSERT_EQ(wait_for_selection(child[i], "fifo (inherited)\n"), 0)
+			TH_LOG("child %d", i);
+
+	pid = start_mkdirs(lat, NR_MKDIRS, 0);
+	ASSERT_EQ(exited_ok(pid), 1);
+	before = p99(lat, NR_MKDIRS);
+
+	ASSERT_EQ(trace_start(), 0);
+	pid = start_mkdirs(lat + NR_MKDIRS, NR_MKDIRS, 1);
+	for (i = 0; i < NR_CHILDREN; i++) {
+		EXPECT_EQ(cg_destroy(child[i]), 0);
+		free(child[i]);
+	}
+	ASSERT_EQ(exited_ok(pid), 1);
+	during = p99(lat + NR_MKDIRS, NR_MKDIRS);
+	/* css offlining, then the work item that ends the binding. */
+	for (i = 0; i < 1000 && ended < NR_CHILDREN; i++) {
+		ended = trace_count("cache_ext_unbind:", "policy=fifo ", NULL);
+		usleep(10000);
+	}
+	TH_LOG("unrelated mkdir p99: %.1f ms before, %.1f ms while %d bound cgroups were removed; %ld bindings ended",
+	       before, during, NR_CHILDREN, ended);
+	EXPECT_EQ(ended, NR_CHILDREN);
+	EXPECT_LT(during, 1000);
+
+	policy_detach(&p);
+	cg_destroy(parent);
+	free(parent);
+	munmap(lat, 2 * NR_MKDIRS * sizeof(*lat));
 }
 
 TEST_HARNESS_MAIN

@@ -139,4 +139,81 @@ TEST_F_TIMEOUT(migrate, registry_follows_migration, 240)
 	free(cg);
 }
 
+#define GROW_READERS	4
+#define GROW_PAGES	16384		/* 64 MiB each */
+#define GROW_ROUNDS	5
+
+static int read_one(const char *cgroup, void *path)
+{
+	return read_and_verify(path) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/*
+ * Four readers insert folios into one fresh binding at once, so that its
+ * registry grows its chunk tables (8 -> 256 chunks: five growths a round)
+ * while the other readers' insertions hand the policy its folio data,
+ * found after the binding's lock is dropped, and the policy writes it
+ * (folio_stamp): no stamp may be lost or wrong, and on the KASAN kernel
+ * (make check-debug) no access may touch a freed chunk table.  Five
+ * rounds, each with a new binding and so a new registry.
+ */
+TEST_F_TIMEOUT(migrate, registry_grows_under_concurrent_insertions, 600)
+{
+	char files[GROW_READERS][PATH_MAX];
+	unsigned long long checked = 0;
+	int i, round, status;
+	pid_t pids[GROW_READERS];
+	char *cg;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	cg = memcg_create("cache_ext_grow");
+	ASSERT_NE(cg, NULL);
+	for (i = 0; i < GROW_READERS; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "grow%d", i);
+		scratch_path(files[i], PATH_MAX, name);
+		ASSERT_EQ(make_file(files[i], GROW_PAGES), 0);
+	}
+	for (round = 0; round < GROW_ROUNDS; round++) {
+		struct folio_stamp *skel;
+		struct bpf_link *link;
+
+		for (i = 0; i < GROW_READERS; i++)
+			ASSERT_EQ(drop_file_cache(files[i]), 0);
+		skel = folio_stamp__open();
+		ASSERT_NE(skel, NULL);
+		skel->struct_ops.folio_stamp->cgroup_id = cgroup_id_of(cg);
+		ASSERT_EQ(folio_stamp__load(skel), 0);
+		link = bpf_map__attach_struct_ops(skel->maps.folio_stamp);
+		ASSERT_NE(link, NULL);
+		/* Twice: the second pass checks every stamp the first wrote. */
+		for (int pass = 0; pass < 2; pass++) {
+			for (i = 0; i < GROW_READERS; i++) {
+				pids[i] = cg_run_nowait(cg, read_one, files[i]);
+				ASSERT_GT(pids[i], 0);
+			}
+			for (i = 0; i < GROW_READERS; i++) {
+				ASSERT_EQ(waitpid(pids[i], &status, 0), pids[i]);
+				EXPECT_TRUE(WIFEXITED(status) &&
+					    !WEXITSTATUS(status));
+			}
+		}
+		EXPECT_EQ(skel->bss->nr_wrong, 0) TH_LOG("round %d", round);
+		EXPECT_EQ(skel->bss->nr_missing, 0) TH_LOG("round %d", round);
+		EXPECT_GE(skel->bss->nr_checked, GROW_READERS * GROW_PAGES)
+			TH_LOG("round %d", round);
+		checked += skel->bss->nr_checked;
+		bpf_link__destroy(link);
+		folio_stamp__destroy(skel);
+	}
+	TH_LOG("%d rounds of %d readers: %llu stamps checked", GROW_ROUNDS,
+	       GROW_READERS, checked);
+	for (i = 0; i < GROW_READERS; i++)
+		unlink(files[i]);
+	cg_destroy(cg);
+	free(cg);
+}
+
 TEST_HARNESS_MAIN
