@@ -492,8 +492,11 @@ long long binding_stat(uint64_t cg_id, const char *key)
 		 (unsigned long long)cg_id);
 	if (read_text(path, text, sizeof(text)) < 0)
 		return -1;
-	p = strstr(text, key);
-	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
+	/* At the start of a line: "tracked " is also the end of "untracked ". */
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, strlen(key)))
+			return strtoll(p + strlen(key), NULL, 10);
+	return -1;
 }
 
 int kmsg_contains(const char *text)
