@@ -433,9 +433,18 @@ eval-doc:
 
 # Many readers in one cgroup: decision time, rejections, ejections.
 .PHONY: bench-concurrency
+# Beside BUSY_VMS other VMs (default 1) that keep the host's CPUs busy, as
+# a shared host would: a policy's decisions must not stall other readers.
+BUSY_VMS	?= 1
 bench-concurrency: kernel module $(BENCH_OUT)/concurrency
-	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
-		$(BENCH_OUT)/concurrency $(BENCH_ARGS)
+	@busy=; for i in $$(seq 1 $(BUSY_VMS)); do \
+		$(VM) -t $(VM_TIMEOUT) -- sh -c 'while :; do :; done & while :; do :; done' \
+			>/dev/null 2>&1 & busy="$$busy $$!"; \
+	done; \
+	$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
+		$(BENCH_OUT)/concurrency $(BENCH_ARGS); status=$$?; \
+	for p in $$busy; do pkill -P $$p 2>/dev/null; kill $$p 2>/dev/null; done; \
+	exit $$status
 
 .PHONY: bench-core
 # The guest clock counts instructions (-icount): CPU time per read is then

@@ -15,16 +15,24 @@
  * candidates the kernel rejected, ejections; and pages read from disk per
  * read (pgpgin, disk_pages_read()), which is what the policy is for.
  *
+ * Last, what a reader sees: two readers in the cgroup, each read timed,
+ * under the kernel's LRU and under lfu, read latency median and 99th
+ * percentile side by side.  `make bench-concurrency` runs it all beside
+ * another VM that keeps the host busy (BUSY_VMS=0 for none).
+ *
  *   concurrency [-r TOTAL_READS] [-p POLICY,...]
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -195,6 +203,84 @@ static int run_four(const char *const setups[NR_CGROUPS])
 	return bad ? -1 : 0;
 }
 
+#define LAT_READERS	2
+
+/*
+ * One reader of the latency phase: @nr Zipf(0.99) 4 KiB preads of the
+ * file (readahead off), each one's time in @lat (shared memory), in us.
+ */
+static int timed_reader(const char *cg, void *arg)
+{
+	double *lat = arg;
+	long nr = total_reads / LAT_READERS, i;
+	struct zipf z;
+	char buf[4096];
+	int fd;
+
+	fd = open(file, O_RDONLY);
+	if (fd < 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM) ||
+	    zipf_init(&z, FILE_PAGES, 0.99, (uint64_t)(uintptr_t)lat))
+		return EXIT_FAILURE;
+	for (i = 0; i < nr; i++) {
+		/* A fixed permutation: the hot pages spread over the file. */
+		size_t page = (zipf_next(&z) * 7919) % FILE_PAGES;
+		uint64_t t0 = now_us();
+
+		if (pread(fd, buf, sizeof(buf), page * 4096) != sizeof(buf))
+			return EXIT_FAILURE;
+		lat[i] = now_us() - t0;
+	}
+	zipf_free(&z);
+	return EXIT_SUCCESS;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Two timed readers under @setup ("kernel" for no policy). */
+static int run_latency(const char *cg, unsigned long long id,
+		       const char *setup, double *p99)
+{
+	long per = total_reads / LAT_READERS, n = per * LAT_READERS;
+	size_t len = n * sizeof(double);
+	pid_t pids[LAT_READERS];
+	struct policy p = { 0 };
+	long long disk;
+	double *lat;
+	int i, bad = 0, status;
+
+	lat = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (lat == MAP_FAILED || drop_file_cache(file))
+		return -1;
+	if (strcmp(setup, "kernel") &&
+	    policy_attach(&p, setup, NULL, id, NULL)) {
+		fprintf(stderr, "concurrency: cannot attach %s\n", setup);
+		return -1;
+	}
+	disk = disk_pages_read();
+	for (i = 0; i < LAT_READERS; i++)
+		pids[i] = cg_run_nowait(cg, timed_reader, lat + i * per);
+	for (i = 0; i < LAT_READERS; i++)
+		if (pids[i] <= 0 || waitpid(pids[i], &status, 0) != pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	disk = disk_pages_read() - disk;
+	if (strcmp(setup, "kernel"))
+		policy_detach(&p);
+	qsort(lat, n, sizeof(*lat), cmp_double);
+	*p99 = lat[n * 99 / 100];
+	printf("%-10s %2d %10.0f %10.0f %10.0f %10.3f%s\n", setup,
+	       LAT_READERS, lat[n / 2], *p99, lat[n - 1],
+	       (double)disk / n, bad ? "  (a reader failed)" : "");
+	munmap(lat, len);
+	return bad ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const four[NR_CGROUPS] = {
@@ -202,6 +288,7 @@ int main(int argc, char **argv)
 	};
 	char *list = strdup("fifo,lfu,s3fifo,mglru,ml_rank/oversample=10,noop");
 	static const int readers[] = { 1, 2, 4, 8 };
+	double lru_p99 = 0, lfu_p99 = 0;
 	char *setup, *save;
 	unsigned long long id;
 	int opt, ret = 0;
@@ -247,6 +334,16 @@ int main(int argc, char **argv)
 			ret |= run(cg, id, setup, readers[i], &p99_one);
 	}
 	ret |= run_four(four);
+
+	printf("\nwhat a reader sees: %d readers, %ld reads in all, read latency in us\n",
+	       LAT_READERS, total_reads);
+	printf("%-10s %2s %10s %10s %10s %10s\n", "policy", "N", "p50_us",
+	       "p99_us", "max_us", "disk/read");
+	ret |= run_latency(cg, id, "kernel", &lru_p99);
+	ret |= run_latency(cg, id, "lfu", &lfu_p99);
+	if (lru_p99 > 0)
+		printf("lfu read p99 / kernel LRU read p99: %.2fx\n",
+		       lfu_p99 / lru_p99);
 	unlink(file);
 	cg_destroy(cg);
 	return ret ? 1 : 0;
