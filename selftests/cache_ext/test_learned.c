@@ -68,6 +68,7 @@ FIXTURE_TEARDOWN(learned)
 	char out[256];
 
 	run_cmd(out, sizeof(out), "%s model unload learned", getenv("CACHECTL"));
+	set_core_param("evict_budget_ms", 200);
 	unlink(self->p);
 	unlink(self->s);
 	unlink(self->log);
@@ -188,9 +189,29 @@ TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 300)
 	TH_LOG("lctrain:\n%s", self->out);
 	ASSERT_EQ(run_cmd(self->out, sizeof(self->out), "%s model load learned %s",
 			  getenv("CACHECTL"), self->model), 0) TH_LOG("%s", self->out);
-	lfu = measure_zipf(_metadata, self, "lfu", NULL);
-	rank = measure_zipf(_metadata, self, "ml_rank", "oversample=20 min_auc=0");
-	TH_LOG("disk reads: lfu %lld, ml_rank 20x %lld (%+.1f%%)", lfu, rank,
+	/*
+	 * What is compared is the decisions, not how fast they are made: on
+	 * a loaded host a call of ml_rank 20x (or of lfu) can reach the
+	 * 200 ms budget, and a call cut short decides from part of its
+	 * sample.  With a budget no call reaches, the two runs are
+	 * comparable however busy the host is.
+	 */
+	ASSERT_EQ(set_core_param("evict_budget_ms", 5000), 0);
+	/*
+	 * Each policy twice, interleaved, summed: one run of either varies
+	 * by up to 2.6% from the next (lfu: 7297-7493 disk reads in five
+	 * runs of the same seeded reads; why was not found), which a 2%
+	 * bound on one pair cannot absorb.
+	 */
+	lfu = rank = 0;
+	for (int i = 0; i < 2; i++) {
+		lfu += measure_zipf(_metadata, self, "lfu", NULL);
+		rank += measure_zipf(_metadata, self, "ml_rank",
+				     "oversample=20 min_auc=0");
+	}
+	set_core_param("evict_budget_ms", 200);
+	TH_LOG("disk reads, two runs each: lfu %lld, ml_rank 20x %lld (%+.1f%%)",
+	       lfu, rank,
 	       (double)(rank - lfu) * 100 / lfu);
 	EXPECT_LE(rank * 100, lfu * 102);
 }
