@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -229,14 +228,6 @@ TEST_F(conc, slow_event_callback_ejected)
 	hostile__destroy(skel);
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /*
  * While the @n readers of @pids run, start a process from the test's own
  * (unbound) cgroup every 20 ms and wait for it, as a shell runs a command,
@@ -267,11 +258,12 @@ static double worst_answer_while_reading(pid_t *pids, int n, int *failed)
 
 	*failed = 0;
 	while (left) {
-		double t0 = now_ms(), took;
+		uint64_t t0 = now_us();
+		double took;
 
 		if (answer() != 0)
 			(*failed)++;
-		took = now_ms() - t0;
+		took = (now_us() - t0) / 1000.0;
 		if (took > worst)
 			worst = took;
 		usleep(20000);
