@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
@@ -1075,6 +1076,137 @@ TEST_F(evict, generations_age_under_policy)
 
 	bpf_link__destroy(link);
 	fifo__destroy(skel);
+}
+
+/*
+ * Reclaim that may only free some zones takes no folio of the others:
+ * the LRU skips them (isolate_lru_folios(), scan_folios()), and so must
+ * isolation of a policy's candidates.  The VM boots with ZONE_MOVABLE
+ * (movablecore=, scripts/vm.sh), where page cache goes first; pipe
+ * buffers (GFP_HIGHUSER) can come only from the zones below it, so
+ * filling them with more than those zones have free is reclaim with
+ * reclaim_idx at ZONE_NORMAL, direct and by kswapd.  fifo proposes the
+ * file's oldest folios, those in ZONE_MOVABLE: before isolation skipped
+ * ineligible zones, reclaim took them, freed nothing it needed, and went
+ * on until ZONE_MOVABLE held none of the file.
+ */
+#define ZONED_FILE_PAGES	(384 << 8)	/* 384 MiB: more than ZONE_MOVABLE */
+#define PIPE_BYTES		(16 << 20)
+#define MAX_PIPES		512
+
+/* @key of zone @zone (as /proc/zoneinfo names it) of node 0, or -1. */
+static long zone_stat(const char *zone, const char *key)
+{
+	char line[256], name[32], k[64];
+	long val = -1, v;
+	int in_zone = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node 0, zone %31s", name) == 1) {
+			in_zone = !strcmp(name, zone);
+			continue;
+		}
+		/* "pages free N" is the one key of two words. */
+		if (in_zone && sscanf(line, " pages free %ld", &v) == 1 &&
+		    !strcmp(key, "free"))
+			val = v;
+		else if (in_zone && sscanf(line, " %63s %ld", k, &v) == 2 &&
+			 !strcmp(k, key))
+			val = v;
+	}
+	if (f)
+		fclose(f);
+	return val;
+}
+
+static long zone_file_pages(const char *zone)
+{
+	return zone_stat(zone, "nr_zone_inactive_file") +
+	       zone_stat(zone, "nr_zone_active_file");
+}
+
+/*
+ * Fill pipes with @bytes of data, @PIPE_BYTES a pipe; their fds go to
+ * @fds.  Returns the number of pipes (both ends in @fds), or -errno.
+ */
+static int fill_pipes(long bytes, int *fds)
+{
+	static char chunk[1 << 16];
+	int nr = 0;
+
+	memset(chunk, 0x3c, sizeof(chunk));
+	while (bytes > 0 && nr < MAX_PIPES) {
+		long left = PIPE_BYTES;
+
+		if (pipe2(&fds[2 * nr], O_NONBLOCK))
+			return -errno;
+		nr++;
+		if (fcntl(fds[2 * nr - 1], F_SETPIPE_SZ, PIPE_BYTES) < 0)
+			return -errno;
+		while (left > 0) {
+			ssize_t n = write(fds[2 * nr - 1], chunk, sizeof(chunk));
+
+			if (n < 0)
+				return -errno;
+			left -= n;
+		}
+		bytes -= PIPE_BYTES;
+	}
+	return nr;
+}
+
+TEST_F_TIMEOUT(evict, zone_constrained_reclaim_spares_other_zones, 600)
+{
+	long movable_before, movable_after, dma32_before, dma32_after;
+	static int fds[2 * MAX_PIPES];
+	struct rlimit nofile = { 2 * MAX_PIPES + 64, 2 * MAX_PIPES + 64 };
+	char file[1][PATH_MAX];
+	struct bpf_link *link;
+	struct fifo *skel;
+	long free_low;
+	int nr, i;
+
+	if (zone_stat("Movable", "managed") <= 0)
+		SKIP(return, "no ZONE_MOVABLE: boot with movablecore= (scripts/vm.sh does)");
+	ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &nofile), 0);
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "max"), 0);
+	scratch_path(file[0], PATH_MAX, "zoned");
+	ASSERT_EQ(make_file(file[0], ZONED_FILE_PAGES), 0);
+	skel = ATTACH(fifo, fifo, self);
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	ASSERT_NE(link, NULL);
+
+	/* Room in ZONE_MOVABLE first: the file goes there, then below. */
+	ASSERT_GE(write_text("/proc/sys/vm/drop_caches", "3", 1), 0);
+	ASSERT_EQ(cg_run(self->cg, read_first, file), 0);
+	movable_before = zone_file_pages("Movable");
+	dma32_before = zone_file_pages("DMA32");
+	free_low = zone_stat("DMA32", "free") + zone_stat("DMA", "free");
+	TH_LOG("before: file pages Movable %ld, DMA32 %ld; %ld pages free below Movable",
+	       movable_before, dma32_before, free_low);
+	ASSERT_GT(movable_before, ZONED_FILE_PAGES / 4)
+		TH_LOG("the file did not go to ZONE_MOVABLE");
+
+	/* Everything free below ZONE_MOVABLE and 64 MiB more. */
+	nr = fill_pipes(free_low * PAGE_SZ + (64 << 20), fds);
+	movable_after = zone_file_pages("Movable");
+	dma32_after = zone_file_pages("DMA32");
+	TH_LOG("after %d MiB of pipes: file pages Movable %ld, DMA32 %ld",
+	       nr * (PIPE_BYTES >> 20), movable_after, dma32_after);
+	for (i = 0; i < 2 * (nr > 0 ? nr : 0); i++)
+		close(fds[i]);
+	ASSERT_GT(nr, 0) TH_LOG("pipes: %s", strerror(-nr));
+
+	/* The reclaim happened, below ZONE_MOVABLE ... */
+	EXPECT_LT(dma32_after, dma32_before - (32 << 8));
+	/* ... and took nothing of ZONE_MOVABLE (kswapd balancing it aside). */
+	EXPECT_GT(movable_after, movable_before * 3 / 4);
+
+	bpf_link__destroy(link);
+	fifo__destroy(skel);
+	unlink(file[0]);
 }
 
 TEST_HARNESS_MAIN
