@@ -214,12 +214,13 @@ $(B)/tests/test_lclog_fuzz: $(LCTRAIN_DIR)/tests/test_lclog_fuzz.c $(LCTRAIN_LIB
 
 # make eval's generators, trace packer and report, on the host.
 $(B)/tests/test_eval: bench/eval/tests/test_eval.c bench/eval/ycsb_gen.c \
-		bench/eval/ycsb_gen.h $(B)/bench/eval/replay $(B)/bench/eval/report
+		bench/eval/ycsb_gen.h bench/eval/steady.c bench/eval/steady.h \
+		$(B)/bench/eval/replay $(B)/bench/eval/report
 	@mkdir -p $(dir $@)
 	@echo '  CC      $@'
 	@$(CC) $(TOOLS_CFLAGS) -DREPLAY_BIN='"$(B)/bench/eval/replay"' \
 		-DREPORT_BIN='"$(B)/bench/eval/report"' -o $@ $< \
-		bench/eval/ycsb_gen.c -lm
+		bench/eval/ycsb_gen.c bench/eval/steady.c -lm
 
 # Tests of the scripts: deps.sh against a fake dpkg and apt; vm.sh and
 # make vm as users call them; kernel.sh's prepare and export of the
@@ -388,7 +389,7 @@ $(BENCH_OUT)/concurrency: bench/concurrency.c selftests/cache_ext/workload.c \
 
 EVAL_CFLAGS	:= $(BENCH_CFLAGS) -Ibench/eval
 
-$(EVAL_OUT)/eval: bench/eval/eval.c bench/eval/run.c bench/eval/run.h \
+$(EVAL_OUT)/eval: bench/eval/eval.c bench/eval/run.c bench/eval/run.h bench/eval/steady.h \
 		selftests/cache_ext/workload.c $(BENCH_COMMON) \
 		$(CACHECTL_DIR)/hist.c bpf
 	@mkdir -p $(dir $@)
@@ -398,10 +399,11 @@ $(EVAL_OUT)/eval: bench/eval/eval.c bench/eval/run.c bench/eval/run.h \
 		$(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
 
 $(EVAL_OUT)/ycsb: bench/eval/ycsb.c bench/eval/ycsb_gen.c bench/eval/ycsb_gen.h \
+		bench/eval/steady.c bench/eval/steady.h \
 		$(LIBBPF_A)
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
-	@$(CC) $(EVAL_CFLAGS) -o $@ $< bench/eval/ycsb_gen.c $(LIBBPF_A) \
+	@$(CC) $(EVAL_CFLAGS) -o $@ $< bench/eval/ycsb_gen.c bench/eval/steady.c $(LIBBPF_A) \
 		-lrocksdb -lelf -lz -lpthread -lm
 
 $(EVAL_OUT)/%: bench/eval/%.c

@@ -24,8 +24,9 @@
 #
 # Needs EVAL_BIN (the built bench/eval programs), CACHECTL, LCTRAIN and
 # CACHE_EXT_CTL_KO in the environment, as the Makefile sets them.
-# EVAL_ARGS adds options of bench/eval/eval (e.g. "-w e,f" for a subset
-# of the YCSB workloads).
+# EVAL_ARGS adds options of bench/eval/eval: "-w e,f" for a subset of the
+# YCSB workloads, or sizes ("--cgroup-mib 10240 --records 100000000
+# --threads 8 --max-secs 240": `build/bench/eval/eval -h` lists them).
 set -euo pipefail
 
 # The whole script is one block, read before any of it runs: editing the
@@ -75,8 +76,10 @@ fi
 
 # --- 1. the data disk --------------------------------------------------------
 
-# records=, src_dirs=, trace_requests= of this scale.
-eval "$("$EVAL_BIN/eval" -s "$SCALE" -P)"
+# records=, src_dirs=, trace_requests= of this scale (and EVAL_ARGS's
+# sizes: --records makes another data disk).
+# shellcheck disable=SC2086 # options, split as given
+eval "$("$EVAL_BIN/eval" -s "$SCALE" ${EVAL_ARGS:-} -P)"
 key=$( { echo "$records $src_dirs $trace_requests"
 	 cat "$TOP/bench/eval/ycsb.c" "$TOP/bench/eval/ycsb_gen.c" \
 	     "$TOP/bench/eval/replay.c" "$TRACE"

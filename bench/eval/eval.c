@@ -45,6 +45,7 @@
 #include "cgroup_util.h"
 #include "hist.h"
 #include "run.h"
+#include "steady.h"
 #include "workload.h"
 
 #define MIB_KIB		1024L
@@ -61,8 +62,17 @@ struct scale {
 	long trace_requests;	/* of the CloudPhysics trace; 0: all */
 	/* Runs. */
 	long db_mib;		/* the cgroup of RocksDB runs */
-	int block_cache_mib;
-	long ycsb_ops, ycsb_warm;
+	int block_cache_mib;	/* RocksDB's own cache; 0: none */
+	int threads;		/* YCSB client threads */
+	long ycsb_ops, ycsb_warm;	/* at least, in the window and warm-up */
+	/*
+	 * Steady state (bench/eval/steady.h): warm up until the cgroup is
+	 * full and its miss ratio stable, measure until the window's misses
+	 * reach @turnovers cgroups' worth of file pages; each phase at most
+	 * @max_secs.  0 turnovers: the fixed operation counts above.
+	 */
+	double turnovers;
+	int max_secs;
 	const char *ycsb_workloads, *ycsb_setups;
 	const char *trace_setups;
 	int trace_reps;		/* the replay is deterministic: see below */
@@ -90,8 +100,9 @@ static const struct scale scales[] = {
 		.name = "full", .reps = 3,
 		.records = 262144, .src_dirs = "kernel mm lib ipc block",
 		.trace_requests = 0,
-		.db_mib = 32, .block_cache_mib = 2,
+		.db_mib = 32, .block_cache_mib = 0, .threads = 2,
 		.ycsb_ops = 12000, .ycsb_warm = 6000,
+		.turnovers = STEADY_TURNOVERS, .max_secs = 600,
 		.ycsb_workloads = "a,b,c,d,e,f,uniform,uniform-rw",
 		.ycsb_setups = all_setups,
 		.trace_setups = trace_setups,
@@ -106,8 +117,9 @@ static const struct scale scales[] = {
 		.name = "quick", .reps = 3,
 		.records = 262144, .src_dirs = "kernel mm lib ipc block",
 		.trace_requests = 0,
-		.db_mib = 32, .block_cache_mib = 2,
+		.db_mib = 32, .block_cache_mib = 0, .threads = 2,
 		.ycsb_ops = 8000, .ycsb_warm = 6000,
+		.turnovers = STEADY_TURNOVERS, .max_secs = 300,
 		.ycsb_workloads = "c,a",
 		.ycsb_setups = "kernel-lru,kernel-mglru,lfu,s3fifo",
 		.trace_setups = "kernel-lru,s3fifo",
@@ -123,8 +135,10 @@ static const struct scale scales[] = {
 		.name = "toy", .reps = 1,
 		.records = 24576, .src_dirs = "ipc block",
 		.trace_requests = 2000,
-		.db_mib = 8, .block_cache_mib = 1,
+		.db_mib = 8, .block_cache_mib = 0, .threads = 2,
 		.ycsb_ops = 2000, .ycsb_warm = 0,
+		/* The steady-state path, cut short: runs marked so. */
+		.turnovers = 1, .max_secs = 3,
 		.ycsb_workloads = "c,e",
 		.ycsb_setups = "kernel-lru,lfu",
 		.trace_setups = "kernel-lru,s3fifo",
@@ -137,7 +151,8 @@ static const struct scale scales[] = {
 	},
 };
 
-static const struct scale *sc;
+static struct scale cfg;	/* the scale, with the command line's sizes */
+static const struct scale *sc = &cfg;
 static const char *only_workloads;	/* -w: ycsb's workloads, instead of the scale's */
 static int reps;
 static const char *bin_dir, *data_dir;
@@ -187,7 +202,7 @@ struct ycsb_args {
 	const char *extra[6];	/* more options, NULL-terminated */
 };
 
-static int ycsb_argv(const struct ycsb_args *a, char **argv, char bufs[6][32])
+static int ycsb_argv(const struct ycsb_args *a, char **argv, char bufs[10][32])
 {
 	int n = 0, i;
 
@@ -207,6 +222,16 @@ static int ycsb_argv(const struct ycsb_args *a, char **argv, char bufs[6][32])
 	argv[n++] = num(sc->block_cache_mib, bufs[3]);
 	argv[n++] = "-s";
 	argv[n++] = num(a->seed, bufs[4]);
+	argv[n++] = "-t";
+	argv[n++] = num(sc->threads, bufs[5]);
+	if (sc->turnovers > 0) {
+		argv[n++] = "-U";
+		argv[n++] = "-T";
+		snprintf(bufs[6], 32, "%g", sc->turnovers);
+		argv[n++] = bufs[6];
+		argv[n++] = "-M";
+		argv[n++] = num(sc->max_secs, bufs[7]);
+	}
 	for (i = 0; a->extra[i]; i++)
 		argv[n++] = (char *)a->extra[i];
 	argv[n] = NULL;
@@ -217,7 +242,7 @@ static int ycsb_argv(const struct ycsb_args *a, char **argv, char bufs[6][32])
 static int ycsb_run(const char *cg, struct ycsb_args *a, char *out, size_t len,
 		    double *cpu_us)
 {
-	char mnt[PATH_MAX], bufs[6][32], *argv[32];
+	char mnt[PATH_MAX], bufs[10][32], *argv[40];
 	int ret;
 
 	if (overlay_mount("rocksdb", mnt, sizeof(mnt)))
@@ -235,7 +260,7 @@ static int ycsb_run(const char *cg, struct ycsb_args *a, char *out, size_t len,
 /* cg_run() body for the tracer: ycsb with the training seed. */
 static int ycsb_traced(const char *cgroup, void *arg)
 {
-	char bufs[6][32], *argv[32];
+	char bufs[10][32], *argv[40];
 
 	if (!freopen("/dev/null", "w", stdout))
 		return 1;
@@ -320,6 +345,46 @@ static const char *const ycsb_metrics[] = {
 	"scan_ops_per_s", NULL
 };
 
+/* What ycsb says of the window's steady state (steady.h), as rows. */
+static const char *const steady_metrics[] = {
+	"ops", "secs", "warm_ops", "warm_secs", "warm_steady",
+	"file_pages_start", "file_pages_end", "misses", "turnovers",
+	"mr_first", "mr_second", "half_diff", "window_reached", "steady", NULL
+};
+
+/*
+ * The steady-state rows of a run whose output is @out, and its series
+ * (series=OPS:MISSES,...) as rows ptN_ops, ptN_misses.
+ */
+static void steady_rows(const char *exp, const char *wl, const char *setup,
+			int rep, const char *out)
+{
+	const char *p = strstr(out, " series=");
+	int i;
+
+	for (i = 0; steady_metrics[i]; i++) {
+		double v = kv(out, steady_metrics[i], -1e300);
+
+		if (v > -1e300)
+			csv_row(exp, wl, setup, rep, steady_metrics[i], v);
+	}
+	for (i = 0; p && *p && *p != '\n'; i++) {
+		unsigned long long ops, misses;
+		char m[32];
+
+		p += i ? 1 : strlen(" series=");
+		if (sscanf(p, "%llu:%llu", &ops, &misses) != 2)
+			break;
+		snprintf(m, sizeof(m), "pt%d_ops", i);
+		csv_row(exp, wl, setup, rep, m, ops);
+		snprintf(m, sizeof(m), "pt%d_misses", i);
+		csv_row(exp, wl, setup, rep, m, misses);
+		p += strcspn(p, ", \n");
+		if (*p != ',')
+			break;
+	}
+}
+
 /* One measured ycsb run of @setup; rows under @exp/@label. */
 static int ycsb_measure(const char *exp, const char *label, const char *setup,
 			struct ycsb_args *a, int rep, int done, int total,
@@ -350,9 +415,12 @@ static int ycsb_measure(const char *exp, const char *label, const char *setup,
 	csv_row(exp, a->workload, label, rep, "disk_reads",
 		kv(out, "disk_reads", 0));
 	csv_row(exp, a->workload, label, rep, "cpu_s", cpu_us / 1e6);
-	snprintf(result, sizeof(result), "%.0f ops/s, read p99 %.0f us, %.0f disk reads",
+	steady_rows(exp, a->workload, label, rep, out);
+	snprintf(result, sizeof(result), "%.0f ops/s, read p99 %.0f us, %.0f disk reads, %.1f turnovers, halves %.1f%% apart%s",
 		 kv(out, "ops_per_s", 0), kv(out, "read_p99_us", 0),
-		 kv(out, "disk_reads", 0));
+		 kv(out, "disk_reads", 0), kv(out, "turnovers", 0),
+		 100 * kv(out, "half_diff", 0),
+		 kv(out, "steady", 0) > 0 ? "" : " (NOT steady)");
 	progress(exp, done, total, what, result);
 	return 0;
 }
@@ -654,7 +722,7 @@ static int exp_isolation(const char *exp)
 			const char *pair = pairs[rotated(i, rep, np)];
 			char a_pol[16] = "", b_pol[16] = "", out[4096];
 			char what[128], result[256], mnt[PATH_MAX];
-			char bufs[6][32], *argv[32], tmp[PATH_MAX];
+			char bufs[10][32], *argv[40], tmp[PATH_MAX];
 			struct ycsb_args ya = { .workload = "c",
 						.ops = sc->ycsb_ops,
 						.warm = sc->ycsb_warm, .seed = 1 };
@@ -925,21 +993,98 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: eval -s SCALE [-x EXP,..] [-w YCSB_WORKLOAD,..] [-r REPS]   run in the VM (make eval)\n"
-		   "       eval -s SCALE -P                      data parameters for scripts/eval.sh\n"
-		   "scales: full, quick, toy\nexperiments:");
+	fprintf(f, "usage: eval -s SCALE [-x EXP,..] [-w YCSB_WORKLOAD,..] [-r REPS] [SIZES]   run in the VM (make eval)\n"
+		   "       eval -s SCALE [SIZES] -P              data parameters for scripts/eval.sh\n"
+		   "scales: full, quick, toy; SIZES override the scale's (make eval EVAL_ARGS=\"...\"):\n"
+		   "  --records N        RocksDB records of 1000 bytes (a new data disk)\n"
+		   "  --cgroup-mib N     the memory.max of RocksDB runs\n"
+		   "  --block-cache-mib N  RocksDB's block cache (0: none)\n"
+		   "  --threads N        YCSB client threads\n"
+		   "  --warm-ops N       warm-up operations, at least\n"
+		   "  --window-ops N     measured operations, at least\n"
+		   "  --turnovers X      window until its misses reach X cgroups of file pages (0: fixed ops)\n"
+		   "  --max-secs N       longest warm-up, longest window\n"
+		   "experiments:");
 	for (i = 0; i < NR_EXPERIMENTS; i++)
 		fprintf(f, " %s", experiments[i].name);
 	fprintf(f, "\n");
 }
 
+enum {
+	OPT_RECORDS = 256, OPT_CGROUP_MIB, OPT_BLOCK_CACHE, OPT_THREADS,
+	OPT_WARM, OPT_WINDOW, OPT_TURNOVERS, OPT_MAX_SECS,
+};
+
+static const struct option long_opts[] = {
+	{ "records", required_argument, NULL, OPT_RECORDS },
+	{ "cgroup-mib", required_argument, NULL, OPT_CGROUP_MIB },
+	{ "block-cache-mib", required_argument, NULL, OPT_BLOCK_CACHE },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "warm-ops", required_argument, NULL, OPT_WARM },
+	{ "window-ops", required_argument, NULL, OPT_WINDOW },
+	{ "turnovers", required_argument, NULL, OPT_TURNOVERS },
+	{ "max-secs", required_argument, NULL, OPT_MAX_SECS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A size option's value: a number, at least @min, or exit with why. */
+static double size_arg(const char *opt, const char *arg, double min)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || v < min) {
+		fprintf(stderr, "eval: --%s takes a number of at least %g, not '%s'\n",
+			opt, min, arg);
+		exit(2);
+	}
+	return v;
+}
+
+struct size_override {
+	int opt;
+	const char *arg;
+};
+
+/* The scale @name with the command line's sizes, into cfg. */
+static int set_scale(const char *name, const struct size_override *o, int n)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; name && i < sizeof(scales) / sizeof(scales[0]); i++)
+		if (!strcmp(name, scales[i].name))
+			break;
+	if (!name || i == sizeof(scales) / sizeof(scales[0]))
+		return -1;
+	cfg = scales[i];
+	for (k = 0; k < n; k++) {
+		const char *a = o[k].arg;
+
+		switch (o[k].opt) {
+		case OPT_RECORDS: cfg.records = size_arg("records", a, 1000); break;
+		case OPT_CGROUP_MIB: cfg.db_mib = size_arg("cgroup-mib", a, 4); break;
+		case OPT_BLOCK_CACHE: cfg.block_cache_mib = size_arg("block-cache-mib", a, 0); break;
+		case OPT_THREADS: cfg.threads = size_arg("threads", a, 1); break;
+		case OPT_WARM: cfg.ycsb_warm = size_arg("warm-ops", a, 0); break;
+		case OPT_WINDOW: cfg.ycsb_ops = size_arg("window-ops", a, 1); break;
+		case OPT_TURNOVERS: cfg.turnovers = size_arg("turnovers", a, 0); break;
+		case OPT_MAX_SECS: cfg.max_secs = size_arg("max-secs", a, 1); break;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	struct size_override over[16];
 	const char *only = NULL, *scale = NULL;
-	int c, params = 0, failed = 0;
+	int c, params = 0, failed = 0, nover = 0;
 	size_t i;
 
-	while ((c = getopt(argc, argv, "s:x:w:r:Ph")) != -1) {
+	while ((c = getopt_long(argc, argv, "s:x:w:r:Ph", long_opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 's': scale = optarg; break;
 		case 'x': only = optarg; break;
@@ -947,13 +1092,16 @@ int main(int argc, char **argv)
 		case 'r': reps = atoi(optarg); break;
 		case 'P': params = 1; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default:
+			if (c >= OPT_RECORDS && nover < 16) {
+				over[nover++] = (struct size_override){ c, optarg };
+				break;
+			}
+			usage(stderr);
+			return 2;
 		}
 	}
-	for (i = 0; scale && i < sizeof(scales) / sizeof(scales[0]); i++)
-		if (!strcmp(scale, scales[i].name))
-			sc = &scales[i];
-	if (!sc) {
+	if (set_scale(scale, over, nover)) {
 		usage(stderr);
 		return 2;
 	}

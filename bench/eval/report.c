@@ -152,6 +152,41 @@ static struct stat3 stats(const char *exp, const char *wl, const char *setup,
 	return s;
 }
 
+/* The value of @metric in repetition @rep of a run, or @def. */
+static double row_value(const char *exp, const char *wl, const char *setup,
+			int rep, const char *metric, double def)
+{
+	size_t i;
+
+	for (i = 0; i < nr_rows; i++)
+		if (rows[i].rep == rep && !strcmp(rows[i].exp, exp) &&
+		    !strcmp(rows[i].wl, wl) && !strcmp(rows[i].setup, setup) &&
+		    !strcmp(rows[i].metric, metric))
+			return rows[i].v;
+	return def;
+}
+
+/*
+ * Runs of @exp/@wl/@setup that say whether they were at steady state
+ * (bench/eval/steady.h), in *@runs, and how many were, returned.
+ */
+static int steady_runs(const char *exp, const char *wl, const char *setup,
+		       int *runs)
+{
+	size_t i;
+	int k = 0;
+
+	*runs = 0;
+	for (i = 0; i < nr_rows; i++)
+		if (!strcmp(rows[i].metric, "steady") &&
+		    !strcmp(rows[i].exp, exp) && !strcmp(rows[i].wl, wl) &&
+		    !strcmp(rows[i].setup, setup)) {
+			(*runs)++;
+			k += rows[i].v > 0;
+		}
+	return k;
+}
+
 static int better(const struct metric_info *m, double a, double b)
 {
 	return m->higher_better ? a > b : a < b;
@@ -287,7 +322,7 @@ static void table(FILE *md, const struct metric_info *m)
 		for (w = 0; w < nw; w++) {
 			struct stat3 st = stats(m->exp, wls[w], setups[s], m->metric);
 			double lru, best;
-			int top = 1, k;
+			int top = 1, k, runs, steady;
 
 			if (!st.n) {
 				fprintf(md, " - |");
@@ -312,7 +347,9 @@ static void table(FILE *md, const struct metric_info *m)
 			else
 				snprintf(cell, sizeof(cell), "%s%s (%s-%s)",
 					 top ? "**" : "", a, b, c);
-			fprintf(md, " %s%s |", cell, top ? "**" : "");
+			steady = steady_runs(m->exp, wls[w], setups[s], &runs);
+			fprintf(md, " %s%s%s |", cell, top ? "**" : "",
+				steady < runs ? " †" : "");
 			if (lru > 0 && best > 0)
 				snprintf(cell, sizeof(cell), "%s%s %.2fx/%.2fx",
 					 top ? "*" : "", a, st.med / lru,
@@ -446,6 +483,150 @@ static int figure(const char *dir, const struct metric_info *m)
 		ns + 1, dat);
 	fclose(f);
 	return gnuplot(gp);
+}
+
+/*
+ * The miss-ratio series of repetition 0 of @exp/@wl/@setup into @f, one
+ * line per interval: operations in cache sizes (the window's file pages
+ * at its start), misses per operation over the interval.  Returns the
+ * points written.
+ */
+static int write_series(FILE *f, const char *exp, const char *wl,
+			const char *setup)
+{
+	double cap = row_value(exp, wl, setup, 0, "file_pages_start", 0);
+	double po = 0, pm = 0;
+	int i, n = 0;
+
+	for (i = 0; cap > 0; i++) {
+		char mo[32], mm[32];
+		double o, m;
+
+		snprintf(mo, sizeof(mo), "pt%d_ops", i);
+		snprintf(mm, sizeof(mm), "pt%d_misses", i);
+		o = row_value(exp, wl, setup, 0, mo, -1);
+		m = row_value(exp, wl, setup, 0, mm, -1);
+		if (o < 0 || m < 0)
+			break;
+		if (i && o > po) {
+			fprintf(f, "%.3f %.5f\n", o / cap, (m - pm) / (o - po));
+			n++;
+		}
+		po = o;
+		pm = m;
+	}
+	return n;
+}
+
+/* The setup of @exp/@wl, not the kernel's, with the fewest disk reads. */
+static const char *fewest_reads(const char *exp, const char *wl)
+{
+	const char *setups[MAX_NAMES], *best = NULL;
+	int ns = names(exp, 1, setups), s;
+	double least = 0;
+
+	for (s = 0; s < ns; s++) {
+		struct stat3 st = stats(exp, wl, setups[s], "disk_reads");
+
+		if (!st.n || !strncmp(setups[s], "kernel", 6))
+			continue;
+		if (!best || st.med < least) {
+			best = setups[s];
+			least = st.med;
+		}
+	}
+	return best;
+}
+
+/*
+ * The steady-state evidence of @exp's runs (bench/eval/steady.h): per
+ * setup and workload the window's turnovers, the difference of its
+ * halves' miss ratios, the runs at steady state and the cgroup's file
+ * pages at the window's start and end; then a figure of the miss-ratio
+ * series of kernel-lru and of the setup that read least from disk.
+ * Nothing if the runs carry no such evidence.
+ */
+static int steady_section(FILE *md, const char *dir, const char *exp)
+{
+	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
+	int nw = names(exp, 0, wls), ns = names(exp, 1, setups);
+	char dat[4096], gp[4096], png[4096], plot[8192] = "";
+	int w, s, any = 0, lines = 0;
+	FILE *f, *g;
+
+	for (w = 0; w < nw; w++)
+		for (s = 0; s < ns; s++)
+			any |= stats(exp, wls[w], setups[s], "steady").n;
+	if (!any)
+		return 0;
+	fprintf(md, "\n**%s: steady state** (per run, the window's misses over the cgroup's file pages at its start: turnovers, at least 3; the difference of its halves' misses per operation, relative to the larger, at most 3%%; runs at steady state of all; file pages at the window's start -> end.  Medians.  † in the tables above: not every run of the cell was at steady state, and its numbers describe a cache still changing)\n\n| setup |",
+		exp);
+	for (w = 0; w < nw; w++)
+		fprintf(md, " %s |", wls[w]);
+	fprintf(md, "\n|---|");
+	for (w = 0; w < nw; w++)
+		fprintf(md, "---|");
+	fprintf(md, "\n");
+	for (s = 0; s < ns; s++) {
+		fprintf(md, "| %s |", setups[s]);
+		for (w = 0; w < nw; w++) {
+			struct stat3 t = stats(exp, wls[w], setups[s], "turnovers");
+			struct stat3 h = stats(exp, wls[w], setups[s], "half_diff");
+			struct stat3 a = stats(exp, wls[w], setups[s], "file_pages_start");
+			struct stat3 b = stats(exp, wls[w], setups[s], "file_pages_end");
+			int runs, k = steady_runs(exp, wls[w], setups[s], &runs);
+
+			if (!t.n) {
+				fprintf(md, " - |");
+				continue;
+			}
+			fprintf(md, " %.1f, %.1f%%, %d/%d, %.0f->%.0f |", t.med,
+				100 * h.med, k, runs, a.med, b.med);
+		}
+		fprintf(md, "\n");
+	}
+
+	snprintf(dat, sizeof(dat), "%s/%s-steady.dat", dir, exp);
+	snprintf(gp, sizeof(gp), "%s/%s-steady.gp", dir, exp);
+	snprintf(png, sizeof(png), "%s/%s-steady.png", dir, exp);
+	f = fopen(dat, "w");
+	if (!f)
+		return -1;
+	for (w = 0; w < nw; w++) {
+		const char *two[2] = { "kernel-lru", fewest_reads(exp, wls[w]) };
+
+		for (s = 0; s < 2; s++) {
+			size_t len = strlen(plot);
+
+			if (!two[s] || !write_series(f, exp, wls[w], two[s]))
+				continue;
+			fprintf(f, "\n\n");
+			snprintf(plot + len, sizeof(plot) - len,
+				 "%s'%s' index %d with linespoints title \"%s %s\"",
+				 lines ? ", " : "", dat, lines, wls[w], two[s]);
+			lines++;
+		}
+	}
+	fclose(f);
+	if (!lines)
+		return 0;
+	g = fopen(gp, "w");
+	if (!g)
+		return -1;
+	fprintf(g, "set terminal png size 1200,500 noenhanced\n"
+		   "set output '%s'\n"
+		   "set title \"%s: misses per operation through the window (repetition 1), kernel-lru and the setup with the fewest disk reads\"\n"
+		   "set xlabel \"operations, in cache sizes (the cgroup's file pages at the window's start)\"\n"
+		   "set ylabel \"disk reads per operation\"\n"
+		   "set key outside right\n"
+		   "set yrange [0:*]\n"
+		   "set grid\n"
+		   "plot %s\n", png, exp, plot);
+	fclose(g);
+	if (gnuplot(gp))
+		return -1;
+	fprintf(md, "\n![%s steady state](%s-steady.png)\n", exp, exp);
+	return 0;
 }
 
 /* ml_rank's decision time against its oversampling factor. */
@@ -766,6 +947,8 @@ int main(int argc, char **argv)
 						exps[i], metrics[m].metric);
 			}
 		}
+		if (steady_section(md, out, exps[i]))
+			failed = 1;
 		if (!strcmp(exps[i], "learned")) {
 			if (figure_learned(out))
 				failed = 1;

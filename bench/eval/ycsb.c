@@ -31,8 +31,18 @@
  *   -t THREADS   client threads (2)
  *   -W OPS       warm-up operations before the measured ones (0): the same
  *                mix from another random stream, not reported
+ *   -U           warm up (at least -W OPS) until steady: the cgroup full
+ *                (reclaim has run in it) and the miss ratio of the last two
+ *                cache-sizes worth of operations within -q of each other
+ *   -T N         measure (at least -o OPS) until the window's misses reach
+ *                N times the cgroup's file pages at its start: N cache
+ *                turnovers.  0 (default): exactly -o OPS operations
+ *   -M SECS      longest warm-up, longest window (1800); a phase cut short
+ *                says so (warm_steady=0, window_reached=0)
+ *   -q TOL       relative tolerance of the stability checks (0.03)
  *   -s SEED      seed of every random stream (1)
- *   -c MIB       RocksDB block cache (4)
+ *   -c MIB       RocksDB block cache (4); 0: none, every block read goes
+ *                to the page cache
  *   -L LEN       getscan: records per scan (10000)
  *   -S MAP       getscan: add the SCAN thread's tid to this pinned BPF
  *                map (get_scan's /sys/fs/bpf/get_scan_tids)
@@ -49,7 +59,13 @@
  * from disk meanwhile, from pgpgin: meaningful on a machine doing nothing
  * else, like the test VM), and for each operation
  * type done (read, update, insert, scan, rmw) its count, p50_us, p99_us;
- * for getscan also get_ops_per_s and scan_ops_per_s.  A read of a loaded
+ * for getscan also get_ops_per_s and scan_ops_per_s; then the window's
+ * steady-state evidence (bench/eval/steady.h): warm_ops, warm_secs,
+ * warm_steady (-1 without -U), file_pages_start, file_pages_end, misses,
+ * turnovers, mr_first, mr_second (disk reads per operation of each half),
+ * half_diff, window_reached, steady (3 turnovers or -T's, halves within
+ * -q), and series=OPS:MISSES,... (cumulative, at most 64 points, about
+ * four per cache-size worth of operations).  A read of a loaded
  * record that finds nothing is an error (exit 1): the database is damaged.
  */
 #define _GNU_SOURCE
@@ -70,6 +86,7 @@
 #include <bpf/bpf.h>
 #include <rocksdb/c.h>
 
+#include "steady.h"
 #include "ycsb_gen.h"
 
 enum op { OP_READ, OP_UPDATE, OP_INSERT, OP_SCAN, OP_RMW, NR_OPS };
@@ -111,7 +128,16 @@ static rocksdb_t *db;
 static rocksdb_readoptions_t *ropts;
 static rocksdb_writeoptions_t *wopts;
 static atomic_uint_fast64_t next_insert, inserted, gets_done, missing;
+static atomic_uint_fast64_t ops_done, clients_done;
 static atomic_bool stop;
+
+/* Steady state (-U, -T): see steady.h. */
+static bool warm_until_steady;
+static double min_turnovers, tolerance = STEADY_TOLERANCE;
+static double max_phase_secs = 1800;
+#define MAX_POINTS	4096
+#define SERIES_POINTS	64	/* at most, in the output */
+#define POINTS_PER_CACHE 4	/* points per cache-size worth of operations */
 
 struct thread {
 	pthread_t pt;
@@ -161,8 +187,11 @@ static rocksdb_options_t *db_options(bool load)
 	rocksdb_block_based_table_options_t *t =
 		rocksdb_block_based_options_create();
 
-	rocksdb_block_based_options_set_block_cache(t,
-		rocksdb_cache_create_lru((size_t)cache_mib << 20));
+	if (cache_mib)
+		rocksdb_block_based_options_set_block_cache(t,
+			rocksdb_cache_create_lru((size_t)cache_mib << 20));
+	else
+		rocksdb_block_based_options_set_no_block_cache(t, 1);
 	rocksdb_block_based_options_set_filter_policy(t,
 		rocksdb_filterpolicy_create_bloom(10));
 	rocksdb_options_set_block_based_table_factory(o, t);
@@ -370,7 +399,8 @@ static void *client(void *arg)
 
 	ycsb_rng_seed(&r, t->seed, t->index);
 	ycsb_zipf_init(&z, records, YCSB_THETA);
-	for (i = 0; i < t->ops && !t->err; i++) {
+	for (i = 0; i < t->ops && !t->err &&
+		    !atomic_load_explicit(&stop, memory_order_relaxed); i++) {
 		enum op op = pick_op(&r);
 		uint64_t start = now_ns();
 
@@ -379,7 +409,9 @@ static void *client(void *arg)
 		ycsb_hist_add(&t->hist[op], now_ns() - start);
 		if (op == OP_READ)
 			atomic_fetch_add(&gets_done, 1);
+		atomic_fetch_add_explicit(&ops_done, 1, memory_order_relaxed);
 	}
+	atomic_fetch_add(&clients_done, 1);
 	return NULL;
 }
 
@@ -454,53 +486,233 @@ static long long disk_pages(void)
 	return kb / 4;
 }
 
+/* This process's cgroup directory, for its memory.stat. */
+static char cg_dir[4096];
+
+static void find_cgroup(void)
+{
+	char line[2048];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(cg_dir, sizeof(cg_dir), "/sys/fs/cgroup%s", line + 3);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* @key of the cgroup's memory.stat, or -1. */
+static long long memstat(const char *key)
+{
+	char path[4200], line[256], k[64];
+	long long v, val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", cg_dir);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", k, &v) == 2 && !strcmp(k, key)) {
+			val = v;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return val;
+}
+
+/* The cgroup's file pages now, or -1. */
+static long file_pages_now(void)
+{
+	long long b = memstat("file");
+
+	return b < 0 ? -1 : b / 4096;
+}
+
+/* memory.max of the cgroup in pages; 0 if it has none. */
+static long memory_max_pages(void)
+{
+	char path[4200], text[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.max", cg_dir);
+	f = fopen(path, "r");
+	if (!f || !fgets(text, sizeof(text), f))
+		text[0] = '\0';
+	if (f)
+		fclose(f);
+	return text[0] >= '0' && text[0] <= '9' ? atoll(text) / 4096 : 0;
+}
+
 /*
- * @ops operations over the client threads (and getscan's scanner), with
- * random streams from @phase_seed; their histograms in @th.  Returns the
- * wall time of the clients in ns.
+ * A phase of a run: a fixed number of operations (neither until_steady
+ * nor turnovers), or at least min_ops and until its condition holds,
+ * for at most max_phase_secs.
  */
-static uint64_t run_phase(struct thread *th, uint64_t ops, uint64_t phase_seed)
+struct phase {
+	uint64_t min_ops;
+	bool until_steady;	/* warm-up: cgroup full, miss ratio stable */
+	double turnovers;	/* window: misses >= turnovers x capacity */
+	long capacity;		/* file pages of the cgroup as it began */
+	struct steady_point pts[MAX_POINTS];
+	int nr_pts;
+	bool reached;		/* its condition held in time */
+	uint64_t ns;
+};
+
+static bool phase_fixed(const struct phase *ph)
+{
+	return !ph->until_steady && ph->turnovers <= 0;
+}
+
+static bool phase_done(const struct phase *ph)
+{
+	const struct steady_point *last = &ph->pts[ph->nr_pts - 1];
+
+	if (last->ops < ph->min_ops)
+		return false;
+	if (ph->until_steady)
+		/* Reclaim has run in the cgroup: it is full. */
+		return steady_warm_done(ph->pts, ph->nr_pts, POINTS_PER_CACHE,
+					memstat("pgsteal") > 0, tolerance);
+	return last->misses >= ph->turnovers * ph->capacity;
+}
+
+/*
+ * Watch a phase: a point every @point_ops operations, until the clients
+ * are done (a fixed phase) or the phase's condition holds; then stop the
+ * clients.
+ */
+static void watch_phase(struct phase *ph, uint64_t point_ops, int clients)
+{
+	uint64_t start = now_ns(), next = point_ops;
+	long long disk0 = disk_pages();
+
+	ph->pts[0] = (struct steady_point){ 0, 0 };
+	ph->nr_pts = 1;
+	for (;;) {
+		uint64_t ops = atomic_load(&ops_done);
+		bool finished = atomic_load(&clients_done) == (uint64_t)clients;
+		bool late = now_ns() - start > max_phase_secs * 1e9;
+
+		if (ops >= next || finished || late) {
+			if (ph->nr_pts == MAX_POINTS) {
+				ph->nr_pts = steady_thin(ph->pts, ph->nr_pts,
+							 MAX_POINTS / 2);
+				point_ops *= 2;
+			}
+			ph->pts[ph->nr_pts++] = (struct steady_point){
+				ops, disk_pages() - disk0 };
+			next = ops + point_ops;
+			if (finished && phase_fixed(ph)) {
+				ph->reached = true;
+				break;
+			}
+			if (!phase_fixed(ph) && phase_done(ph)) {
+				ph->reached = true;
+				break;
+			}
+			if (finished || late)
+				break;
+		}
+		usleep(5000);
+	}
+	atomic_store(&stop, true);
+}
+
+/*
+ * One phase over the client threads (and getscan's scanner), with random
+ * streams from @phase_seed; their histograms in @th.  @point_ops: the
+ * operations between points of the phase's series; 0: a quarter of the
+ * cgroup's file pages as the phase begins.
+ */
+static void run_phase(struct thread *th, struct phase *ph, uint64_t point_ops,
+		      uint64_t phase_seed)
 {
 	bool getscan = !strcmp(wl->name, "getscan");
-	uint64_t start, ns;
+	uint64_t start;
 	int i;
 
 	memset(th, 0, (nr_threads + 1) * sizeof(*th));
 	atomic_store(&gets_done, 0);
+	atomic_store(&ops_done, 0);
+	atomic_store(&clients_done, 0);
 	atomic_store(&stop, false);
+	ph->capacity = file_pages_now();
+	if (!point_ops)
+		point_ops = ph->capacity > 0 ? ph->capacity / POINTS_PER_CACHE :
+			    ph->min_ops / 16;
 	start = now_ns();
 	for (i = 0; i <= nr_threads; i++) {
 		th[i].index = i;
 		th[i].seed = phase_seed;
 	}
 	for (i = 0; i < nr_threads; i++) {
-		th[i].ops = ops / nr_threads + (i < (int)(ops % nr_threads));
+		th[i].ops = !phase_fixed(ph) ? UINT64_MAX :
+			    ph->min_ops / nr_threads +
+			    (i < (int)(ph->min_ops % nr_threads));
 		pthread_create(&th[i].pt, NULL, client, &th[i]);
 	}
 	if (getscan)
 		pthread_create(&th[nr_threads].pt, NULL, scanner,
 			       &th[nr_threads]);
+	watch_phase(ph, point_ops ?: 1, nr_threads);
 	for (i = 0; i < nr_threads; i++)
 		pthread_join(th[i].pt, NULL);
-	ns = now_ns() - start;
-	atomic_store(&stop, true);
+	ph->ns = now_ns() - start;
 	if (getscan)
 		pthread_join(th[nr_threads].pt, NULL);
-	return ns;
+}
+
+/* The window's steady-state evidence and its miss-ratio series. */
+static void print_steady(struct phase *warm, struct phase *win,
+			 long pages_end)
+{
+	struct steady_verdict v;
+	int i, n;
+
+	steady_judge(win->pts, win->nr_pts, win->capacity,
+		     min_turnovers > 0 ? min_turnovers : STEADY_TURNOVERS,
+		     tolerance, &v);
+	printf(" warm_ops=%llu warm_secs=%.3f warm_steady=%d file_pages_start=%ld file_pages_end=%ld",
+	       (unsigned long long)warm->pts[warm->nr_pts - 1].ops,
+	       warm->ns / 1e9, warm->until_steady ? warm->reached : -1,
+	       win->capacity, pages_end);
+	printf(" misses=%llu turnovers=%.3f mr_first=%.5f mr_second=%.5f half_diff=%.4f window_reached=%d steady=%d",
+	       (unsigned long long)win->pts[win->nr_pts - 1].misses,
+	       v.turnovers, v.mr_first, v.mr_second, v.half_diff,
+	       win->reached, v.steady);
+	n = steady_thin(win->pts, win->nr_pts, SERIES_POINTS);
+	printf(" series=");
+	for (i = 0; i < n; i++)
+		printf("%s%llu:%llu", i ? "," : "",
+		       (unsigned long long)win->pts[i].ops,
+		       (unsigned long long)win->pts[i].misses);
 }
 
 static int cmd_run(void)
 {
+	static struct phase warm, win;
 	struct thread *th = calloc(nr_threads + 1, sizeof(*th));
 	struct ycsb_hist total[NR_OPS] = {};
 	rocksdb_options_t *o = db_options(false);
 	bool getscan = !strcmp(wl->name, "getscan");
+	long max_pages, pages_end;
 	pthread_t watcher;
 	uint64_t ns, done = 0;
 	long long disk;
 	char *err = NULL;
 	int i, j, failed = 0;
 
+	find_cgroup();
+	max_pages = memory_max_pages();
+	if ((warm_until_steady || min_turnovers > 0) && !max_pages) {
+		fprintf(stderr, "ycsb: -U and -T need a memory cgroup with memory.max set (this process is in %s)\n",
+			cg_dir[0] ? cg_dir : "no cgroup");
+		return 2;
+	}
 	db = rocksdb_open(o, dir, &err);
 	check(err, "open");
 	ropts = rocksdb_readoptions_create();
@@ -508,14 +720,21 @@ static int cmd_run(void)
 	if (bg_map)
 		pthread_create(&watcher, NULL, bg_watch, NULL);
 
-	if (warm_ops) {
-		run_phase(th, warm_ops, seed ^ 0x5eed5eed);
+	warm.min_ops = warm_ops;
+	warm.until_steady = warm_until_steady;
+	if (warm_ops || warm_until_steady) {
+		run_phase(th, &warm, max_pages ? max_pages / POINTS_PER_CACHE :
+				     warm_ops / 16, seed ^ 0x5eed5eed);
 		for (i = 0; i <= nr_threads; i++)
 			failed |= th[i].err;
 	}
-	disk = disk_pages();
-	ns = run_phase(th, nr_ops, seed);
-	disk = disk_pages() - disk;
+	win.min_ops = nr_ops;
+	win.turnovers = min_turnovers;
+	/* The cache as warm-up left it is the capacity turnovers count. */
+	run_phase(th, &win, 0, seed);
+	ns = win.ns;
+	disk = win.pts[win.nr_pts - 1].misses;
+	pages_end = file_pages_now();
 	atomic_store(&stop, true);
 	if (bg_map)
 		pthread_join(watcher, NULL);
@@ -544,6 +763,7 @@ static int cmd_run(void)
 		printf(" get_ops_per_s=%.1f scan_ops_per_s=%.3f",
 		       total[OP_READ].count / (ns / 1e9),
 		       total[OP_SCAN].count / (ns / 1e9));
+	print_steady(&warm, &win, pages_end);
 	printf("\n");
 
 	rocksdb_close(db);
@@ -560,8 +780,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ycsb load -d DIR -n RECORDS [-v BYTES]\n"
-		"       ycsb run -d DIR -w WORKLOAD -n RECORDS -o OPS [-W WARMUP_OPS] [-t THREADS] [-s SEED]\n"
-		"                [-c CACHE_MIB] [-L SCAN_LEN] [-S SCAN_TID_MAP] [-F HINT] [-B BG_TID_MAP]\n"
+		"       ycsb run -d DIR -w WORKLOAD -n RECORDS -o OPS [-W WARMUP_OPS] [-U] [-T TURNOVERS]\n"
+		"                [-M MAX_SECS] [-q TOLERANCE] [-t THREADS] [-s SEED] [-c CACHE_MIB]\n"
+		"                [-L SCAN_LEN] [-S SCAN_TID_MAP] [-F HINT] [-B BG_TID_MAP]\n"
 		"workloads: a b c d e f uniform uniform-rw getscan\n");
 }
 
@@ -578,7 +799,7 @@ int main(int argc, char **argv)
 	}
 	load = !strcmp(argv[1], "load");
 	optind = 2;
-	while ((c = getopt(argc, argv, "d:n:v:w:o:t:s:c:L:S:B:W:F:h")) != -1) {
+	while ((c = getopt(argc, argv, "d:n:v:w:o:t:s:c:L:S:B:W:F:UT:M:q:h")) != -1) {
 		switch (c) {
 		case 'd': dir = optarg; break;
 		case 'n': records = strtoull(optarg, NULL, 0); break;
@@ -605,6 +826,10 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'W': warm_ops = strtoull(optarg, NULL, 0); break;
+		case 'U': warm_until_steady = true; break;
+		case 'T': min_turnovers = atof(optarg); break;
+		case 'M': max_phase_secs = atof(optarg); break;
+		case 'q': tolerance = atof(optarg); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -620,6 +845,10 @@ int main(int argc, char **argv)
 			wl = &workloads[i];
 	if (!wl || !nr_ops || nr_threads < 1 || cache_mib < 0) {
 		fprintf(stderr, "ycsb: -w takes a b c d e f uniform uniform-rw getscan; -o and -t positive\n");
+		return 2;
+	}
+	if (min_turnovers < 0 || max_phase_secs <= 0 || tolerance <= 0) {
+		fprintf(stderr, "ycsb: -T at least 0, -M and -q positive\n");
 		return 2;
 	}
 	return cmd_run();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of make eval's own parts: YCSB's generators and latency
- * histogram, the trace packer of replay, and report's medians and ratios.
+ * histogram, the steady-state checks, the trace packer of replay, and
+ * report's medians, ratios and steady-state marks.
  * The experiments themselves are checked end to end by make check
  * (scripts/eval-check.sh on a toy-size run).
  */
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "../../../tools/tap.h"
+#include "../steady.h"
 #include "../ycsb_gen.h"
 
 #define SAMPLES 200000
@@ -147,6 +149,96 @@ static void test_replay_prepare(const char *dir)
 	check(!system(cmd), "replay run reads them all back, verified");
 }
 
+/* A window of @n + 1 points every @step ops, misses per op @mr1 then @mr2. */
+static int make_window(struct steady_point *p, int n, uint64_t step,
+		       double mr1, double mr2)
+{
+	int i;
+
+	p[0] = (struct steady_point){ 1000, 700 };	/* not from 0 */
+	for (i = 1; i <= n; i++) {
+		double mr = i <= n / 2 ? mr1 : mr2;
+
+		p[i].ops = p[i - 1].ops + step;
+		p[i].misses = p[i - 1].misses + (uint64_t)(mr * step + 0.5);
+	}
+	return n + 1;
+}
+
+static void test_steady(void)
+{
+	struct steady_point p[130];
+	struct steady_verdict v;
+	int n, i, monotone = 1;
+
+	/* 8 intervals of 1000 ops at 0.5 misses/op: 4000 misses, 4 turnovers. */
+	n = make_window(p, 8, 1000, 0.5, 0.5);
+	steady_judge(p, n, 1000, STEADY_TURNOVERS, STEADY_TOLERANCE, &v);
+	check(fabs(v.turnovers - 4) < 1e-9 && v.steady,
+	      "steady: 4000 misses over 1000 pages are 4 turnovers, flat: steady (%.3f)",
+	      v.turnovers);
+	check(fabs(v.mr - 0.5) < 1e-9 && v.half_diff < 1e-9,
+	      "steady: misses per operation 0.5, halves equal");
+
+	/* The same misses, 2 turnovers: too short, however flat. */
+	steady_judge(p, n, 2000, STEADY_TURNOVERS, STEADY_TOLERANCE, &v);
+	check(!v.enough_turnovers && v.stable && !v.steady,
+	      "steady: 2 turnovers are too few (%.2f)", v.turnovers);
+
+	/* Miss ratio 0.40 then 0.60: halves 33% apart. */
+	n = make_window(p, 8, 1000, 0.4, 0.6);
+	steady_judge(p, n, 500, STEADY_TURNOVERS, STEADY_TOLERANCE, &v);
+	check(fabs(v.mr_first - 0.4) < 1e-9 && fabs(v.mr_second - 0.6) < 1e-9,
+	      "steady: halves' miss ratios 0.40 and 0.60 (%.3f, %.3f)",
+	      v.mr_first, v.mr_second);
+	check(fabs(v.half_diff - 1.0 / 3) < 1e-9 && !v.stable && !v.steady,
+	      "steady: halves 33%% apart are not stable");
+
+	/* 2.9% apart is within 3%, 3.1% is not. */
+	n = make_window(p, 8, 10000, 1.0, 0.971);
+	steady_judge(p, n, 1000, STEADY_TURNOVERS, STEADY_TOLERANCE, &v);
+	check(v.stable, "steady: halves 2.9%% apart are stable (%.4f)", v.half_diff);
+	n = make_window(p, 8, 10000, 1.0, 0.969);
+	steady_judge(p, n, 1000, STEADY_TURNOVERS, STEADY_TOLERANCE, &v);
+	check(!v.stable, "steady: halves 3.1%% apart are not (%.4f)", v.half_diff);
+
+	/* The middle between points is interpolated. */
+	n = make_window(p, 3, 1000, 0.2, 0.8);
+	check(fabs(steady_misses_at(p, n, 2500) - (700 + 200 + 400)) < 1e-9,
+	      "steady: misses halfway through an interval are interpolated");
+	/* An odd number of intervals: the half falls inside one. */
+	steady_judge(p, n, 100, 1, 0.5, &v);
+	check(fabs(v.mr_first - (200 + 400) / 1500.0) < 1e-9,
+	      "steady: the first half ends inside an interval (%.4f)", v.mr_first);
+
+	/* Nothing to judge: not steady. */
+	steady_judge(p, 1, 1000, 1, 1, &v);
+	check(!v.steady, "steady: one point is no window");
+	steady_judge(p, n, 0, 1, 1, &v);
+	check(!v.steady, "steady: no capacity, no verdict");
+
+	/* Warm-up: full and the last two cache-sizes alike. */
+	n = make_window(p, 8, 1000, 0.9, 0.5);
+	check(steady_warm_done(p, n, 2, true, 0.03),
+	      "steady: warm-up done once two intervals of 2 points agree");
+	check(!steady_warm_done(p, n, 2, false, 0.03),
+	      "steady: not while the cgroup has never reclaimed");
+	check(!steady_warm_done(p, n, 3, true, 0.03),
+	      "steady: not while the last two intervals of 3 points differ");
+	check(!steady_warm_done(p, 4, 2, true, 0.03),
+	      "steady: not before two intervals exist");
+
+	/* Thinning keeps the ends and the order. */
+	n = make_window(p, 127, 10, 0.5, 0.5);
+	i = steady_thin(p, n, 64);
+	check(i == 64 && p[0].ops == 1000 && p[63].ops == 1000 + 127 * 10,
+	      "steady: 128 points thinned to 64, the first and last kept");
+	for (n = 1; n < i; n++)
+		monotone &= p[n].ops > p[n - 1].ops;
+	check(monotone, "steady: thinned points stay in order");
+	check(steady_thin(p, 10, 64) == 10, "steady: a short series is kept whole");
+}
+
 /* report: medians, min-max and both ratios, and the best marked. */
 static void test_report(const char *dir)
 {
@@ -164,7 +256,26 @@ static void test_report(const char *dir)
 		   "ycsb,c,kernel-mglru,0,ops_per_s,125\n"
 		   "ycsb,c,lfu,0,ops_per_s,250\n"
 		   "ycsb,c,lfu,1,ops_per_s,200\n"
-		   "ycsb,c,lfu,2,ops_per_s,1000\n");
+		   "ycsb,c,lfu,2,ops_per_s,1000\n"
+		   "ycsb,c,kernel-lru,0,steady,1\n"
+		   "ycsb,c,kernel-lru,0,turnovers,3.5\n"
+		   "ycsb,c,kernel-lru,0,half_diff,0.01\n"
+		   "ycsb,c,kernel-lru,0,file_pages_start,1000\n"
+		   "ycsb,c,kernel-lru,0,file_pages_end,990\n"
+		   "ycsb,c,kernel-lru,0,pt0_ops,0\n"
+		   "ycsb,c,kernel-lru,0,pt0_misses,0\n"
+		   "ycsb,c,kernel-lru,0,pt1_ops,1000\n"
+		   "ycsb,c,kernel-lru,0,pt1_misses,600\n"
+		   "ycsb,c,kernel-lru,0,pt2_ops,2000\n"
+		   "ycsb,c,kernel-lru,0,pt2_misses,1150\n"
+		   "ycsb,c,lfu,0,steady,1\n"
+		   "ycsb,c,lfu,1,steady,0\n"
+		   "ycsb,c,lfu,2,steady,1\n"
+		   "ycsb,c,lfu,0,turnovers,3\n"
+		   "ycsb,c,lfu,1,turnovers,2\n"
+		   "ycsb,c,lfu,2,turnovers,4\n"
+		   "ycsb,c,lfu,0,half_diff,0.02\n"
+		   "ycsb,c,lfu,0,disk_reads,500\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "%s -o %s %s > /dev/null", REPORT_BIN, dir,
 		 csv);
@@ -175,10 +286,15 @@ static void test_report(const char *dir)
 	text[n] = '\0';
 	if (f)
 		fclose(f);
-	check(strstr(text, "| lfu | **250 (200-1000) 2.50x/2.00x** |") != NULL,
-	      "report: median 250 of (250, 200, 1000), 2.50x kernel-lru's 100, 2.00x mglru's 125, best in bold");
+	check(strstr(text, "| lfu | **250 (200-1000) 2.50x/2.00x** † |") != NULL,
+	      "report: median 250 of (250, 200, 1000), 2.50x kernel-lru's 100, 2.00x mglru's 125, best in bold, marked: a run not at steady state");
 	check(strstr(text, "| kernel-lru | 100 (90-110) 1.00x/0.80x |") != NULL,
-	      "report: the baseline's own row");
+	      "report: the baseline's own row, steady");
+	check(strstr(text, "| lfu | 3.0, 2.0%, 2/3, ") != NULL &&
+	      strstr(text, "| kernel-lru | 3.5, 1.0%, 1/1, 1000->990 |") != NULL,
+	      "report: the steady-state table: turnovers, half difference, runs steady, file pages");
+	check(strstr(text, "![ycsb steady state](ycsb-steady.png)") != NULL,
+	      "report: the miss-ratio series figure is in the summary");
 	check(strstr(text, "| 1.37x | 2.00x | - | c, lfu | yes |") != NULL,
 	      "report: LFU's claim (+37%%) held by 2.00x the better kernel policy");
 	check(strstr(text, "GET-SCAN +70% GET throughput (cache_ext) | 1.70x | not measured |") != NULL,
@@ -203,6 +319,7 @@ int main(void)
 	test_zipfian();
 	test_scrambled_latest_uniform();
 	test_keys_and_hist();
+	test_steady();
 	test_replay_prepare(dir);
 	test_report(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
