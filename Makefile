@@ -390,11 +390,12 @@ $(BENCH_OUT)/concurrency: bench/concurrency.c selftests/cache_ext/workload.c \
 EVAL_CFLAGS	:= $(BENCH_CFLAGS) -Ibench/eval
 
 $(EVAL_OUT)/eval: bench/eval/eval.c bench/eval/run.c bench/eval/run.h bench/eval/steady.h \
+		bench/eval/slow_disk.c bench/eval/slow_disk.h \
 		selftests/cache_ext/workload.c $(BENCH_COMMON) \
 		$(CACHECTL_DIR)/hist.c bpf
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
-	@$(CC) $(EVAL_CFLAGS) -o $@ $< bench/eval/run.c \
+	@$(CC) $(EVAL_CFLAGS) -o $@ $< bench/eval/run.c bench/eval/slow_disk.c \
 		selftests/cache_ext/workload.c $(CACHECTL_DIR)/hist.c \
 		$(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
 

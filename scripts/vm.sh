@@ -89,11 +89,12 @@ mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$RUN/scratch.img"
 
 # ZONE_MOVABLE (movablecore=), where page cache goes first and kernel
 # allocations cannot: evict.zone_constrained_reclaim_spares_other_zones
-# needs reclaim that may free only the zones below it.
+# needs reclaim that may free only the zones below it.  512M: KASAN's
+# shadow (1/8 of memory) is allocated from the top, inside it.
 QEMU=(qemu-system-x86_64
 	-machine pc,accel="$ACCEL" -cpu ${VM_CPU:-max} -smp "$SMP" -m "$MEM"
 	-kernel "$KERNEL"
-	-append "console=ttyS0 loglevel=4 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=524288,cache=loose ro init=$TOP/scripts/vm-init.sh panic=-1 movablecore=256M cache_ext_vm.top=$TOP cache_ext_vm.cmd=$RUN/cmd"
+	-append "console=ttyS0 loglevel=4 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=524288,cache=loose ro init=$TOP/scripts/vm-init.sh panic=-1 movablecore=512M cache_ext_vm.top=$TOP cache_ext_vm.cmd=$RUN/cmd"
 	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
 	-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
 	-fsdev local,id=top,path="$TOP",security_model=none,readonly=on,multidevs=remap

@@ -39,7 +39,8 @@ static int drop_one(const char *path, const struct stat *st, int flag,
 
 int drop_data_caches(void)
 {
-	const char *dirs[] = { getenv("CACHE_EXT_DATA"), scratch_dir() };
+	const char *dirs[] = { getenv("CACHE_EXT_DATA"), scratch_dir(),
+			       getenv("EVAL_SLOW_DATA"), getenv("EVAL_UPPER") };
 	size_t i;
 
 	sync();
@@ -244,9 +245,16 @@ static int run_sh(const char *cmd)
 	return 0;
 }
 
+/* Where the overlays' upper layers go: the slow disk's, or scratch. */
+static const char *upper_dir(void)
+{
+	return getenv("EVAL_UPPER") ?: scratch_dir();
+}
+
 int overlay_mount(const char *sub, char *mnt, size_t len)
 {
-	const char *data = getenv("CACHE_EXT_DATA"), *scratch = scratch_dir();
+	const char *data = getenv("EVAL_SLOW_DATA") ?: getenv("CACHE_EXT_DATA");
+	const char *scratch = scratch_dir(), *upper = upper_dir();
 	char cmd[1024];
 
 	if (!data || !scratch) {
@@ -257,7 +265,7 @@ int overlay_mount(const char *sub, char *mnt, size_t len)
 	snprintf(cmd, sizeof(cmd),
 		 "rm -rf %1$s/upper %1$s/work && mkdir -p %1$s/upper %1$s/work %2$s && "
 		 "mount -t overlay overlay -o lowerdir=%3$s/%4$s,upperdir=%1$s/upper,workdir=%1$s/work %2$s",
-		 scratch, mnt, data, sub);
+		 upper, mnt, data, sub);
 	return run_sh(cmd);
 }
 
@@ -266,7 +274,7 @@ void overlay_umount(const char *mnt)
 	char cmd[1024];
 
 	snprintf(cmd, sizeof(cmd), "umount %s && rm -rf %s/upper %s/work", mnt,
-		 scratch_dir(), scratch_dir());
+		 upper_dir(), upper_dir());
 	run_sh(cmd);
 }
 

@@ -53,8 +53,10 @@ int spawn_wait(pid_t pid, double *cpu_us);
 double kv(const char *line, const char *key, double def);
 
 /*
- * The database as an overlay: $CACHE_EXT_DATA/@sub read-only below,
- * a fresh upper directory on the scratch disk, mounted at @mnt.
+ * The database as an overlay: $CACHE_EXT_DATA/@sub read-only below (or
+ * $EVAL_SLOW_DATA/@sub, its copy on a disk with a latency: slow_disk.h),
+ * a fresh upper directory on the scratch disk (or $EVAL_UPPER), mounted
+ * at @mnt.
  */
 int overlay_mount(const char *sub, char *mnt, size_t len);
 void overlay_umount(const char *mnt);
