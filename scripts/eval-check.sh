@@ -3,7 +3,8 @@
 #
 # Is the output of a make eval run well formed?  For every experiment: a
 # results.csv of rows experiment,workload,setup,rep,metric,value with
-# numbers where numbers belong, a section in summary.md, and a PNG figure.
+# numbers where numbers belong, a section in summary.md, and a PNG figure;
+# the data disk's latency and the runs' steady-state evidence.
 # Prints TAP; make check runs it on the toy-size run, so that the harness
 # cannot rot.  It checks the form, never the numbers.
 #
@@ -44,6 +45,20 @@ for e in ycsb trace search get-scan admit isolation overhead learned; do
 	done
 	tap $png "eval $e: a PNG figure"
 done
+# The paths every full run depends on, exercised even at toy size: the
+# data disk with a latency, and the steady-state evidence of each run.
+us=$(awk -F, '$5 == "disk_us" { print $6 }' "$dir/machine/results.csv" 2>/dev/null)
+tap "$(awk -v u="${us:-0}" 'BEGIN { exit !(u > 0) }'; echo $?)" \
+	"eval: the data disk had a latency (${us:-no} us per request)"
+missing=""
+for m in turnovers half_diff steady file_pages_start file_pages_end pt1_ops pt1_misses; do
+	grep -q ",$m," "$dir/ycsb/results.csv" 2>/dev/null || missing="$missing $m"
+done
+tap "$([ -z "$missing" ]; echo $?)" \
+	"eval ycsb: every run carries its steady-state evidence${missing:+ (no$missing)}"
+grep -q "^\*\*ycsb: steady state\*\*" "$dir/summary.md" 2>/dev/null
+tap $? "eval ycsb: the summary has the steady-state table"
+
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

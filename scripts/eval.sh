@@ -16,9 +16,12 @@
 #    bench/eval/replay ($TRACE_DIR, default ../shared/traces).  The VM
 #    gets it read-only; runs that write do so through an overlay on the
 #    scratch disk, so every run starts from the same bytes.
-# 2. One VM boot runs bench/eval/eval, which prints a progress line per
+# 2. The cost of a cached read on the host, which the guest measures too:
+#    the data's disk latency is 100 us times the guest's slowdown
+#    (bench/eval/slow_disk.h; EVAL_DISK_US=N sets it, 0 turns it off).
+# 3. One VM boot runs bench/eval/eval, which prints a progress line per
 #    run and a CSV row per measurement.
-# 3. The rows go to build/eval[-SCALE]/EXPERIMENT/results.csv (full scale:
+# 4. The rows go to build/eval[-SCALE]/EXPERIMENT/results.csv (full scale:
 #    build/eval), and bench/eval/report prints the tables and writes
 #    summary.md and the PNG figures next to them.
 #
@@ -119,7 +122,25 @@ if [ ! -f "$IMG" ]; then
 	trap - EXIT
 fi
 
-# --- 2. the runs --------------------------------------------------------------
+# --- 2. the host's cost of a cached read ------------------------------------
+
+# What eval scales the data disk's latency by (bench/eval/slow_disk.h):
+# the same cached YCSB reads as the guest times, here at native speed,
+# best of three.  EVAL_DISK_US set: not needed.
+host_us=0
+if [ -z "${EVAL_DISK_US:-}" ]; then
+	calib=$(mktemp -d "$OUT/.calibration.XXXXXX")
+	"$EVAL_BIN/ycsb" load -d "$calib/db" -n 20000 > /dev/null
+	for _ in 1 2 3; do
+		ops=$("$EVAL_BIN/ycsb" run -d "$calib/db" -w c -n 20000 -o 20000 \
+			-W 20000 -t 1 -c 0 | sed -n 's/.* ops_per_s=\([0-9.]*\).*/\1/p')
+		host_us=$(awk -v o="$ops" -v b="$host_us" \
+			'BEGIN { u = 1e6 / o; print (b == 0 || u < b) ? u : b }')
+	done
+	rm -rf "$calib"
+fi
+
+# --- 3. the runs --------------------------------------------------------------
 
 mkdir -p "$OUT"
 exps=$(IFS=,; echo "$*")
@@ -139,13 +160,14 @@ KERNEL=$snap/bzImage "$TOP/scripts/vm.sh" -t "$TIMEOUT" -d "$IMG" -- env \
 	LCTRAIN="$snap/bin/lctrain" \
 	CACHE_EXT_CTL_KO="$snap/bin/cache_ext_ctl.ko" \
 	CACHECTL_MODULE="$snap/bin/cache_ext_ctl.ko" BPF_OBJ_DIR="$snap/bpf" \
+	EVAL_HOST_HIT_US="$host_us" EVAL_DISK_US="${EVAL_DISK_US:-}" \
 	"$snap/bin/eval" -s "$SCALE" ${exps:+-x "$exps"} ${EVAL_ARGS:-} 2>&1 |
 	sed -u 's/\r$//' | tee "$console" |
 	grep --line-buffered -v -e '^@csv ' -e '^@time '
 status=${PIPESTATUS[0]}
 set -e
 
-# --- 3. tables and figures --------------------------------------------------
+# --- 4. tables and figures --------------------------------------------------
 
 csvs=()
 for e in $(sed -n 's/^@csv \([^,]*\),.*/\1/p' "$console" | sort -u); do

@@ -74,6 +74,11 @@ struct scale {
 	 */
 	double turnovers;
 	int max_secs;
+	/*
+	 * The data disk's latency per request in us: -1 scales it from the
+	 * guest's slowdown (disk_setup()); EVAL_DISK_US or --disk-us win.
+	 */
+	int disk_us;
 	const char *ycsb_workloads, *ycsb_setups;
 	const char *trace_setups;
 	int trace_reps;		/* the replay is deterministic: see below */
@@ -101,9 +106,9 @@ static const struct scale scales[] = {
 		.name = "full", .reps = 3,
 		.records = 262144, .src_dirs = "kernel mm lib ipc block",
 		.trace_requests = 0,
-		.db_mib = 32, .block_cache_mib = 0, .threads = 2,
+		.db_mib = 32, .block_cache_mib = 0, .threads = 8,
 		.ycsb_ops = 12000, .ycsb_warm = 6000,
-		.turnovers = STEADY_TURNOVERS, .max_secs = 600,
+		.turnovers = STEADY_TURNOVERS, .max_secs = 600, .disk_us = -1,
 		.ycsb_workloads = "a,b,c,d,e,f,uniform,uniform-rw",
 		.ycsb_setups = all_setups,
 		.trace_setups = trace_setups,
@@ -118,9 +123,9 @@ static const struct scale scales[] = {
 		.name = "quick", .reps = 3,
 		.records = 262144, .src_dirs = "kernel mm lib ipc block",
 		.trace_requests = 0,
-		.db_mib = 32, .block_cache_mib = 0, .threads = 2,
+		.db_mib = 32, .block_cache_mib = 0, .threads = 8,
 		.ycsb_ops = 8000, .ycsb_warm = 6000,
-		.turnovers = STEADY_TURNOVERS, .max_secs = 300,
+		.turnovers = STEADY_TURNOVERS, .max_secs = 300, .disk_us = -1,
 		.ycsb_workloads = "c,a",
 		.ycsb_setups = "kernel-lru,kernel-mglru,lfu,s3fifo",
 		.trace_setups = "kernel-lru,s3fifo",
@@ -138,8 +143,11 @@ static const struct scale scales[] = {
 		.trace_requests = 2000,
 		.db_mib = 8, .block_cache_mib = 0, .threads = 2,
 		.ycsb_ops = 2000, .ycsb_warm = 0,
-		/* The steady-state path, cut short: runs marked so. */
-		.turnovers = 1, .max_secs = 3,
+		/*
+		 * The steady-state and disk-latency paths, cut short: the
+		 * runs are marked not steady, and say nothing.
+		 */
+		.turnovers = 0.2, .max_secs = 1, .disk_us = 200,
 		.ycsb_workloads = "c,e",
 		.ycsb_setups = "kernel-lru,lfu",
 		.trace_setups = "kernel-lru,s3fifo",
@@ -983,12 +991,18 @@ static int disk_setup(void)
 {
 	const char *env = getenv("EVAL_DISK_US");
 	double host_us = atof(getenv("EVAL_HOST_HIT_US") ?: "0"), guest_us = 0;
-	double slowdown = slow_disk_slowdown(ycsb_bin, host_us, &guest_us);
+	double slowdown = -1;
 	char what[64], result[256];
 	int us;
 
+	/* Measured unless the latency is given: it takes a while. */
+	if (sc->disk_us < 0)
+		slowdown = slow_disk_slowdown(ycsb_bin, host_us, &guest_us);
+
 	if (env && *env)
 		us = atoi(env);
+	else if (sc->disk_us >= 0)
+		us = sc->disk_us;
 	else if (slowdown > 0)
 		us = (int)(SSD_READ_US * slowdown + 0.5);
 	else {
@@ -1002,12 +1016,13 @@ static int disk_setup(void)
 	if (slowdown > 0)
 		csv_row("machine", "cached-read", "guest/host", 0, "slowdown",
 			slowdown);
-	csv_row("machine", "data-disk", env && *env ? "EVAL_DISK_US" : "scaled",
-		0, "disk_us", us);
+	csv_row("machine", "data-disk", env && *env ? "EVAL_DISK_US" :
+		sc->disk_us >= 0 ? "set" : "scaled", 0, "disk_us", us);
 	snprintf(what, sizeof(what), "disk latency");
 	snprintf(result, sizeof(result), "%d us per request (%s); a cached read costs %.1f us here, %.1f us on the host: %.1fx",
-		 us, env && *env ? "EVAL_DISK_US" : "100 us x the slowdown",
-		 guest_us, host_us, slowdown);
+		 us, env && *env ? "EVAL_DISK_US" : sc->disk_us >= 0 ?
+		 "the scale's, or --disk-us" : "100 us x the slowdown",
+		 guest_us, host_us, slowdown > 0 ? slowdown : 0);
 	progress("machine", 0, 0, what, result);
 	if (us <= 0)
 		return 0;
@@ -1064,6 +1079,7 @@ static void usage(FILE *f)
 		   "  --window-ops N     measured operations, at least\n"
 		   "  --turnovers X      window until its misses reach X cgroups of file pages (0: fixed ops)\n"
 		   "  --max-secs N       longest warm-up, longest window\n"
+		   "  --disk-us N        the data disk's latency per request (0: none; default 100 us x the guest's slowdown)\n"
 		   "experiments:");
 	for (i = 0; i < NR_EXPERIMENTS; i++)
 		fprintf(f, " %s", experiments[i].name);
@@ -1072,7 +1088,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_RECORDS = 256, OPT_CGROUP_MIB, OPT_BLOCK_CACHE, OPT_THREADS,
-	OPT_WARM, OPT_WINDOW, OPT_TURNOVERS, OPT_MAX_SECS,
+	OPT_WARM, OPT_WINDOW, OPT_TURNOVERS, OPT_MAX_SECS, OPT_DISK_US,
 };
 
 static const struct option long_opts[] = {
@@ -1084,6 +1100,7 @@ static const struct option long_opts[] = {
 	{ "window-ops", required_argument, NULL, OPT_WINDOW },
 	{ "turnovers", required_argument, NULL, OPT_TURNOVERS },
 	{ "max-secs", required_argument, NULL, OPT_MAX_SECS },
+	{ "disk-us", required_argument, NULL, OPT_DISK_US },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1131,6 +1148,7 @@ static int set_scale(const char *name, const struct size_override *o, int n)
 		case OPT_WINDOW: cfg.ycsb_ops = size_arg("window-ops", a, 1); break;
 		case OPT_TURNOVERS: cfg.turnovers = size_arg("turnovers", a, 0); break;
 		case OPT_MAX_SECS: cfg.max_secs = size_arg("max-secs", a, 1); break;
+		case OPT_DISK_US: cfg.disk_us = size_arg("disk-us", a, 0); break;
 		}
 	}
 	return 0;

@@ -629,6 +629,104 @@ static int steady_section(FILE *md, const char *dir, const char *exp)
 	return 0;
 }
 
+/* Has any run of @exp a row of @metric? */
+static int has_metric(const char *exp, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < nr_rows; i++)
+		if (!strcmp(rows[i].exp, exp) && !strcmp(rows[i].metric, metric))
+			return 1;
+	return 0;
+}
+
+/* The first value of @exp's @metric, its setup in *@setup; or -1. */
+static double first_value(const char *exp, const char *metric,
+			  const char **setup)
+{
+	size_t i;
+
+	for (i = 0; i < nr_rows; i++)
+		if (!strcmp(rows[i].exp, exp) &&
+		    !strcmp(rows[i].metric, metric)) {
+			if (setup)
+				*setup = rows[i].setup;
+			return rows[i].v;
+		}
+	return -1;
+}
+
+/*
+ * What a miss cost in these runs: the data disk's latency per request,
+ * and what it was scaled from (bench/eval/slow_disk.h).
+ */
+static void print_machine(FILE *md)
+{
+	const char *how = "";
+	double us = first_value("machine", "disk_us", &how);
+	double guest = row_value("machine", "cached-read", "guest", 0,
+				 "us_per_op", -1);
+	double host = row_value("machine", "cached-read", "host", 0,
+				"us_per_op", -1);
+	double slowdown = first_value("machine", "slowdown", NULL);
+
+	if (us < 0)
+		return;
+	fprintf(md, "\n**Misses that cost.** The data the runs read (the database, the source tree) and their overlays' upper layers sit on memory-backed null_blk disks completing each request after **%.0f us** (%s).",
+		us, !strcmp(how, "scaled") ? "100 us, an NVMe read, times the guest's slowdown" :
+		!strcmp(how, "EVAL_DISK_US") ? "EVAL_DISK_US" : "the scale's own, or --disk-us");
+	if (slowdown > 0)
+		fprintf(md, "  The slowdown, measured in this run: a cached YCSB read (RocksDB, no block cache, one thread) took %.1f us in the guest and %.2f us on the host, **%.1fx**.",
+			guest, host, slowdown);
+	else
+		fprintf(md, "  The guest's slowdown was not measured in this run.");
+	fprintf(md, "%s\n", us > 0 ? "" :
+		"  Latency 0: misses cost the guest about what hits cost, and throughput says little.");
+}
+
+/*
+ * Does throughput follow disk reads in @exp?  Over every workload and
+ * setup but kernel-lru, the correlation of log(ops/s over kernel-lru's)
+ * with log(kernel-lru's disk reads over the setup's): 1 when misses
+ * alone set the throughput.
+ */
+static void print_follows(FILE *md, const char *exp)
+{
+	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
+	int nw = names(exp, 0, wls), ns = names(exp, 1, setups), w, k, n = 0;
+	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, r;
+
+	for (w = 0; w < nw; w++) {
+		struct stat3 lo = stats(exp, wls[w], "kernel-lru", "ops_per_s");
+		struct stat3 ld = stats(exp, wls[w], "kernel-lru", "disk_reads");
+
+		for (k = 0; lo.n && ld.n && k < ns; k++) {
+			struct stat3 o = stats(exp, wls[w], setups[k], "ops_per_s");
+			struct stat3 d = stats(exp, wls[w], setups[k], "disk_reads");
+			double x, y;
+
+			if (!strcmp(setups[k], "kernel-lru") || !o.n || !d.n ||
+			    o.med <= 0 || d.med <= 0 || lo.med <= 0 ||
+			    ld.med <= 0)
+				continue;
+			x = log(ld.med / d.med);
+			y = log(o.med / lo.med);
+			sx += x;
+			sy += y;
+			sxx += x * x;
+			syy += y * y;
+			sxy += x * y;
+			n++;
+		}
+	}
+	if (n < 3)
+		return;
+	r = (n * sxy - sx * sy) /
+	    sqrt(fmax(n * sxx - sx * sx, 1e-300) * fmax(n * syy - sy * sy, 1e-300));
+	fprintf(md, "\n**Does throughput follow disk reads?** Over %d setup-workload pairs, the correlation of log(throughput / kernel-lru's) with log(kernel-lru's disk reads / the setup's) is **r = %.2f** (1: the misses alone set the throughput; near 0: something else, such as the policies' CPU cost, does).\n",
+		n, r);
+}
+
 /* ml_rank's decision time against its oversampling factor. */
 static int figure_learned(const char *dir)
 {
@@ -861,8 +959,8 @@ static void print_claims(FILE *md)
 static int exp_rank(const char *exp)
 {
 	static const char *const order[] = {
-		"ycsb", "trace", "search", "get-scan", "admit", "isolation",
-		"overhead", "learned",
+		"machine", "ycsb", "trace", "search", "get-scan", "admit",
+		"isolation", "overhead", "learned",
 	};
 	size_t i;
 
@@ -932,13 +1030,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(md, "# %s\n", title);
+	print_machine(md);
 	for (i = 0; i < ne; i++) {
+		if (!strcmp(exps[i], "machine"))
+			continue;
 		fprintf(md, "\n## %s\n", exps[i]);
 		for (m = 0; m < NR_METRICS; m++) {
 			if (strcmp(metrics[m].exp, exps[i]))
 				continue;
 			table(md, &metrics[m]);
-			if (metrics[m].figure && strcmp(exps[i], "learned")) {
+			if (metrics[m].figure && strcmp(exps[i], "learned") &&
+			    has_metric(exps[i], metrics[m].metric)) {
 				if (figure(out, &metrics[m]))
 					failed = 1;
 				else
@@ -947,6 +1049,7 @@ int main(int argc, char **argv)
 						exps[i], metrics[m].metric);
 			}
 		}
+		print_follows(md, exps[i]);
 		if (steady_section(md, out, exps[i]))
 			failed = 1;
 		if (!strcmp(exps[i], "learned")) {

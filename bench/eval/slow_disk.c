@@ -68,15 +68,15 @@ static int nullb_create(const char *name, long mib, long ns, char *dev,
 		      "d=$c/nullb/%1$s; mkdir $d; "
 		      "echo %2$ld > $d/size; echo 1 > $d/memory_backed; "
 		      "echo 4096 > $d/blocksize; echo 2 > $d/irqmode; "
-		      "echo %3$ld > $d/completion_nsec; echo 1 > $d/power; "
-		      "cat $d/index",
+		      "echo %3$ld > $d/completion_nsec; echo 1 > $d/power",
 		      name, mib, ns);
 	if (ret) {
 		fprintf(stderr, "eval: cannot create the null_blk device %s (CONFIG_BLK_DEV_NULL_BLK and CONFIG_CONFIGFS_FS in the kernel?): %s\n",
 			name, out);
 		return -1;
 	}
-	snprintf(dev, len, "/dev/nullb%d", atoi(out));
+	/* A device made through configfs is named after its directory. */
+	snprintf(dev, len, "/dev/%s", name);
 	return 0;
 }
 

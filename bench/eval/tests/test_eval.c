@@ -275,7 +275,19 @@ static void test_report(const char *dir)
 		   "ycsb,c,lfu,1,turnovers,2\n"
 		   "ycsb,c,lfu,2,turnovers,4\n"
 		   "ycsb,c,lfu,0,half_diff,0.02\n"
-		   "ycsb,c,lfu,0,disk_reads,500\n");
+		   "ycsb,c,lfu,0,disk_reads,500\n"
+		   "machine,data-disk,scaled,0,disk_us,4127\n"
+		   "machine,cached-read,guest,0,us_per_op,106\n"
+		   "machine,cached-read,host,0,us_per_op,2.6\n"
+		   "machine,cached-read,guest/host,0,slowdown,40.8\n"
+		   "admit,u,kernel-lru,0,ops_per_s,100\n"
+		   "admit,u,kernel-lru,0,disk_reads,1000\n"
+		   "admit,u,lfu,0,ops_per_s,200\n"
+		   "admit,u,lfu,0,disk_reads,500\n"
+		   "admit,u,fifo,0,ops_per_s,50\n"
+		   "admit,u,fifo,0,disk_reads,2000\n"
+		   "admit,u,s3fifo,0,ops_per_s,125\n"
+		   "admit,u,s3fifo,0,disk_reads,800\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "%s -o %s %s > /dev/null", REPORT_BIN, dir,
 		 csv);
@@ -295,6 +307,14 @@ static void test_report(const char *dir)
 	      "report: the steady-state table: turnovers, half difference, runs steady, file pages");
 	check(strstr(text, "![ycsb steady state](ycsb-steady.png)") != NULL,
 	      "report: the miss-ratio series figure is in the summary");
+	check(strstr(text, "after **4127 us** (100 us, an NVMe read, times the guest's slowdown)") != NULL &&
+	      strstr(text, "106.0 us in the guest and 2.60 us on the host, **40.8x**") != NULL,
+	      "report: the disk latency and the slowdown it was scaled from");
+	check(strstr(text, "## machine") == NULL,
+	      "report: the machine's rows are no experiment of their own");
+	check(strstr(text, "Over 3 setup-workload pairs") != NULL &&
+	      strstr(text, "**r = 1.00**") != NULL,
+	      "report: throughput in proportion to 1 / disk reads correlates at 1.00");
 	check(strstr(text, "| 1.37x | 2.00x | - | c, lfu | yes |") != NULL,
 	      "report: LFU's claim (+37%%) held by 2.00x the better kernel policy");
 	check(strstr(text, "GET-SCAN +70% GET throughput (cache_ext) | 1.70x | not measured |") != NULL,
