@@ -329,9 +329,9 @@ kselftest: kernel module selftests
 		CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) \
 		$(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
 
-check: kernel module selftests $(EVAL_BINS)
+check: kernel module selftests $(EVAL_BINS) $(CACHESIM) $(SIM_POLICIES)
 	@CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) \
-		EVAL_BIN=$(EVAL_OUT) scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
+		EVAL_BIN=$(EVAL_OUT) CACHESIM=$(CACHESIM) scripts/check.sh $(VM_TIMEOUT) $(SELFTEST_VARS)
 
 # The kselftests once more on a debug kernel (kernel/configs/debug.config:
 # KASAN, lockdep, debug objects), with the module built for it.
@@ -413,8 +413,8 @@ $(EVAL_OUT)/%: bench/eval/%.c
 	@$(CC) $(EVAL_CFLAGS) -o $@ $< -lm
 
 EVAL_EXPERIMENTS := ycsb trace search get-scan admit isolation overhead learned
-EVAL_DEPS	:= kernel module tools bpf $(EVAL_BINS)
-EVAL		:= CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) \
+EVAL_DEPS	:= kernel module tools bpf $(EVAL_BINS) $(CACHESIM) $(SIM_POLICIES)
+EVAL		:= CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) CACHESIM=$(CACHESIM) \
 		   LCTRAIN=$(LCTRAIN) EVAL_BIN=$(EVAL_OUT) scripts/eval.sh
 
 .PHONY: eval eval-quick eval-toy $(addprefix eval-,$(EVAL_EXPERIMENTS))

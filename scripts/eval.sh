@@ -154,8 +154,11 @@ cp -a "$TOP/build/bpf" "$snap/bpf"
 cp "$EVAL_BIN"/* "$CACHECTL" "$LCTRAIN" "$CACHE_EXT_CTL_KO" "$snap/bin/"
 cp "${KERNEL:-$TOP/build/kbuild/arch/x86/boot/bzImage}" "$snap/bzImage"
 echo "  EVAL    $SCALE scale${exps:+: $exps}; progress below, console in $console"
+# The guest writes each workload's reference string here (vm.sh -o).
+rm -rf "$OUT/refs" "$OUT/.out"
+mkdir -p "$OUT/.out"
 set +e
-KERNEL=$snap/bzImage "$TOP/scripts/vm.sh" -t "$TIMEOUT" -d "$IMG" -- env \
+KERNEL=$snap/bzImage "$TOP/scripts/vm.sh" -t "$TIMEOUT" -d "$IMG" -o "$OUT/.out" -- env \
 	EVAL_BIN="$snap/bin" CACHECTL="$snap/bin/cachectl" \
 	LCTRAIN="$snap/bin/lctrain" \
 	CACHE_EXT_CTL_KO="$snap/bin/cache_ext_ctl.ko" \
@@ -169,6 +172,10 @@ set -e
 
 # --- 4. tables and figures --------------------------------------------------
 
+# The policies cachesim runs on each reference string: every heuristic
+# one (the learned ones need a model of the same workload), and the bounds.
+SIM_POLICIES=lru,fifo,lfu,mru,s3fifo,lhd,mglru,belady,oracle,lfu_ideal
+
 csvs=()
 for e in $(sed -n 's/^@csv \([^,]*\),.*/\1/p' "$console" | sort -u); do
 	mkdir -p "$OUT/$e"
@@ -177,6 +184,31 @@ for e in $(sed -n 's/^@csv \([^,]*\),.*/\1/p' "$console" | sort -u); do
 	csvs+=("$OUT/$e/results.csv")
 done
 [ ${#csvs[@]} -gt 0 ] || die "the VM produced no results (status $status); see $console"
+
+# The room each workload leaves: cachesim on its reference string at the
+# cgroup's file-page capacity (the median of kernel-lru's runs at the
+# window's start), rows "sim_miss_ratio" of setups sim:POLICY.
+[ -d "$OUT/.out/refs" ] && mv "$OUT/.out/refs" "$OUT/refs"
+for log in "$OUT"/refs/*.lclog; do
+	[ -f "$log" ] && [ -n "${CACHESIM:-}" ] || break
+	name=$(basename "$log" .lclog)
+	e=${name%%,*}
+	wl=${name#*,}
+	csv=$OUT/$e/results.csv
+	cap=$(awk -F, -v w="$wl" '$2 == w && $3 == "kernel-lru" &&
+		$5 == "file_pages_start" { print $6 }' "$csv" 2>/dev/null | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR) print int(v[int((NR + 1) / 2)]) }')
+	if [ -z "$cap" ] || [ "$cap" -le 0 ]; then
+		echo "  EVAL    $e $wl: no kernel-lru capacity to simulate at" >&2
+		continue
+	fi
+	"$CACHESIM" -s "$cap" -p "$SIM_POLICIES" -o tsv "$log" > "$log.tsv" 2> "$log.err" ||
+		{ echo "  EVAL    cachesim failed on $log: $(tail -1 "$log.err")" >&2; continue; }
+	awk -F'\t' -v e="$e" -v w="$wl" 'NR > 1 && NF >= 5 {
+		printf "%s,%s,sim:%s,0,sim_miss_ratio,%s\n", e, w, $1, $5 }' \
+		"$log.tsv" >> "$csv"
+	echo "  EVAL    $e $wl: simulated at $cap pages: $(awk -F'\t' 'NR > 1 { printf "%s %.4f  ", $1, $5 }' "$log.tsv")"
+done
 # Every experiment's results, not only this run's, go into the summary.
 for f in "$OUT"/*/results.csv; do
 	case " ${csvs[*]} " in *" $f "*) ;; *) csvs+=("$f") ;; esac

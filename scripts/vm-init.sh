@@ -38,6 +38,13 @@ if [ -b /dev/vdb ]; then
 	mkdir -p "$CACHE_EXT_DATA"
 	mount -t ext4 -o ro,noload /dev/vdb "$CACHE_EXT_DATA"
 fi
+# vm.sh -o: a host directory the guest may write (make eval's traces).
+if grep -qx cache_ext_out /sys/bus/virtio/drivers/9pnet_virtio/*/mount_tag 2>/dev/null; then
+	export CACHE_EXT_OUT=/run/out
+	mkdir -p "$CACHE_EXT_OUT"
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 \
+		cache_ext_out "$CACHE_EXT_OUT"
+fi
 ulimit -l unlimited
 
 cmd=$(sed -n 's/.*cache_ext_vm\.cmd=\([^ ]*\).*/\1/p' /proc/cmdline)

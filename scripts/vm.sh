@@ -3,14 +3,15 @@
 #
 # Boot the cache_ext kernel in qemu and run one command inside it.
 #
-#   scripts/vm.sh [-t SECONDS] [-d IMAGE] [-i] [--kvm] [--] COMMAND...
+#   scripts/vm.sh [-t SECONDS] [-d IMAGE] [-o DIR] [-i] [--kvm] [--] COMMAND...
 #
 # The guest sees the host's / read-only over virtio-9p (so the command and
 # everything it uses are the host's files at the same paths), tmpfs on
 # /tmp, /run, /root and /var/tmp, this repository at its host path even if
 # that is under one of those, and a fresh ext4 scratch disk (virtio-blk)
 # mounted at $CACHE_EXT_SCRATCH (/run/scratch); -d attaches an ext4 image
-# as a read-only second disk, mounted at $CACHE_EXT_DATA (/run/data).  The
+# as a read-only second disk, mounted at $CACHE_EXT_DATA (/run/data); -o
+# shares a host directory writable, at $CACHE_EXT_OUT (/run/out).  The
 # command runs as root in the guest's root cgroup, in the directory it was
 # started from on the host.
 #
@@ -33,6 +34,7 @@ KERNEL=${KERNEL:-$TOP/build/kbuild/arch/x86/boot/bzImage}
 TIMEOUT=600
 INTERACTIVE=0
 DATA=
+OUTDIR=
 ACCEL=tcg
 MEM=${VM_MEM:-2G}
 SMP=${VM_SMP:-2}
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-t) TIMEOUT=$2; shift 2 ;;
 	-d) DATA=$2; shift 2 ;;
+	-o) OUTDIR=$2; shift 2 ;;
 	-i) INTERACTIVE=1; shift ;;
 	--kvm) ACCEL=kvm; shift ;;
 	-h|--help) usage 0 ;;
@@ -57,6 +60,7 @@ done
 
 [ $# -gt 0 ] || [ $INTERACTIVE -eq 1 ] || usage 2 >&2
 [ -z "$DATA" ] || [ -f "$DATA" ] || { echo "vm.sh: no data image at $DATA" >&2; exit 2; }
+[ -z "$OUTDIR" ] || [ -d "$OUTDIR" ] || { echo "vm.sh: no directory $OUTDIR for -o" >&2; exit 2; }
 [ -f "$KERNEL" ] || { echo "vm.sh: no kernel at $KERNEL; run 'make kernel'" >&2; exit 2; }
 if [ "$ACCEL" = kvm ] && [ ! -w /dev/kvm ]; then
 	echo "vm.sh: --kvm asked for but /dev/kvm is not usable" >&2
@@ -102,6 +106,8 @@ QEMU=(qemu-system-x86_64
 	-drive file="$RUN/scratch.img",if=virtio,format=raw,cache=unsafe
 	-net none -no-reboot)
 [ -z "$DATA" ] || QEMU+=(-drive file="$DATA",if=virtio,format=raw,readonly=on)
+[ -z "$OUTDIR" ] || QEMU+=(-fsdev "local,id=out,path=$OUTDIR,security_model=none"
+	-device virtio-9p-pci,fsdev=out,mount_tag=cache_ext_out)
 # shellcheck disable=SC2206 # split on blanks on purpose
 QEMU+=(${VM_QEMU_ARGS:-})
 

@@ -335,6 +335,40 @@ out:
 	return ret;
 }
 
+/*
+ * The room a workload leaves: record its page-reference string once, on a
+ * kernel-lru run of the measured seed under the tracer, into
+ * $CACHE_EXT_OUT/refs/@exp,@wl.lclog; scripts/eval.sh runs cachesim on it
+ * at the cgroup's file-page capacity with every heuristic policy and
+ * belady, oracle and lfu_ideal.  Nothing without $CACHE_EXT_OUT (vm.sh -o).
+ */
+static int record_refs(const char *exp, struct ycsb_args *a)
+{
+	const char *cachectl = getenv("CACHECTL"), *out = getenv("CACHE_EXT_OUT");
+	char log[PATH_MAX], mnt[PATH_MAX], summary[256] = "", what[128];
+	struct setup_run r;
+	int ret = -1;
+
+	if (!out || !cachectl)
+		return 0;
+	snprintf(log, sizeof(log), "%s/refs", out);
+	mkdir(log, 0755);
+	snprintf(log, sizeof(log), "%s/refs/%s,%s.lclog", out, exp, a->workload);
+	if (setup_begin(&r, "eval_refs", "kernel-lru", sc->db_mib * MIB_KIB))
+		return -1;
+	if (overlay_mount("rocksdb", mnt, sizeof(mnt)))
+		goto out;
+	a->db = mnt;
+	ret = run_traced(cachectl, r.cg, log, "oversample=1", 0, ycsb_traced,
+			 a, summary, sizeof(summary));
+	overlay_umount(mnt);
+out:
+	setup_end(&r);
+	snprintf(what, sizeof(what), "%s: reference string for cachesim", a->workload);
+	progress(exp, 0, 0, what, ret ? "FAILED" : summary);
+	return ret;
+}
+
 static int any_learned(char **setups, int n)
 {
 	int i;
@@ -451,8 +485,16 @@ static int exp_ycsb(const char *exp)
 	int w, rep, i, done = 0, failed = 0;
 
 	for (w = 0; w < nw; w++) {
+		struct ycsb_args ra = { .workload = wls[w], .ops = sc->ycsb_ops,
+					.warm = sc->ycsb_warm, .seed = 1 };
+
 		if (any_learned(setups, ns) && train_model(exp, wls[w]))
 			return -1;
+		if (!strcmp(wls[w], "e")) {
+			ra.ops /= E_OPS_DIV;
+			ra.warm /= E_OPS_DIV;
+		}
+		failed |= record_refs(exp, &ra);
 		for (rep = 0; rep < reps; rep++) {
 			for (i = 0; i < ns; i++) {
 				const char *s = setups[rotated(i, rep, ns)];
@@ -661,7 +703,14 @@ struct variant {
 static int run_variants(const char *exp, const char *workload, long ops,
 			const struct variant *v, int nv)
 {
+	struct ycsb_args ra = { .workload = workload, .ops = ops,
+				.warm = ops / 3, .seed = 1 };
 	int done = 0, failed = 0, rep, i, k;
+
+	/* The first variant's options: the workload as kernel-lru runs it. */
+	for (k = 0; v[0].extra[k]; k++)
+		ra.extra[k] = v[0].extra[k];
+	failed |= record_refs(exp, &ra);
 
 	for (rep = 0; rep < reps; rep++) {
 		for (i = 0; i < nv; i++) {

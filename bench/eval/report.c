@@ -119,6 +119,12 @@ static int names(const char *exp, int col, const char **out)
 	return n;
 }
 
+/* A setup of cachesim's on a recorded reference string ("sim:lfu")? */
+static int is_simulated(const char *setup)
+{
+	return !strncmp(setup, "sim:", 4);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -441,6 +447,11 @@ static int figure(const char *dir, const struct metric_info *m)
 	f = fopen(dat, "w");
 	if (!f)
 		return -1;
+	/* The simulated setups have rows of their own metric only. */
+	for (s = w = 0; s < ns; s++)
+		if (!is_simulated(setups[s]))
+			setups[w++] = setups[s];
+	ns = w;
 	fprintf(f, "workload");
 	for (s = 0; s < ns; s++)
 		fprintf(f, " \"%s\"", setups[s]);
@@ -568,6 +579,8 @@ static int steady_section(FILE *md, const char *dir, const char *exp)
 		fprintf(md, "---|");
 	fprintf(md, "\n");
 	for (s = 0; s < ns; s++) {
+		if (is_simulated(setups[s]))
+			continue;
 		fprintf(md, "| %s |", setups[s]);
 		for (w = 0; w < nw; w++) {
 			struct stat3 t = stats(exp, wls[w], setups[s], "turnovers");
@@ -725,6 +738,94 @@ static void print_follows(FILE *md, const char *exp)
 	    sqrt(fmax(n * sxx - sx * sx, 1e-300) * fmax(n * syy - sy * sy, 1e-300));
 	fprintf(md, "\n**Does throughput follow disk reads?** Over %d setup-workload pairs, the correlation of log(throughput / kernel-lru's) with log(kernel-lru's disk reads / the setup's) is **r = %.2f** (1: the misses alone set the throughput; near 0: something else, such as the policies' CPU cost, does).\n",
 		n, r);
+}
+
+/* Below this, Belady's misses are too close to LRU's for any policy to win. */
+#define ROOM_MIN	0.05
+
+/*
+ * The room each workload of @exp leaves (scripts/eval.sh ran cachesim on
+ * its reference string at the cgroup's capacity: setups "sim:POLICY"):
+ * per policy, its simulated misses over simulated LRU's next to its
+ * measured disk reads over kernel-lru's; Belady's, the oracle's and
+ * lfu_ideal's bounds; and where Belady is within ROOM_MIN of LRU, that no
+ * policy can win.
+ */
+static void room_section(FILE *md, const char *exp)
+{
+	static const char *const bounds[] = { "belady", "oracle", "lfu_ideal" };
+	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
+	int nw = names(exp, 0, wls), ns = names(exp, 1, setups), w, s, any = 0;
+	size_t b;
+
+	for (w = 0; w < nw; w++)
+		any |= stats(exp, wls[w], "sim:lru", "sim_miss_ratio").n;
+	if (!any)
+		return;
+	fprintf(md, "\n**%s: the room each workload leaves** (cachesim on the workload's page-reference string, recorded once on kernel-lru, at the cgroup's file-page capacity: each policy's simulated misses over simulated LRU's, then its measured disk reads over kernel-lru's; the bounds are Belady's MIN, an oracle keeping the pages the whole string uses most, and LFU counting the whole past)\n\n| policy |",
+		exp);
+	for (w = 0; w < nw; w++)
+		fprintf(md, " %s sim / measured |", wls[w]);
+	fprintf(md, "\n|---|");
+	for (w = 0; w < nw; w++)
+		fprintf(md, "---|");
+	fprintf(md, "\n");
+	for (s = 0; s < ns; s++) {
+		const char *p = setups[s];
+
+		if (strncmp(p, "sim:", 4) || !strcmp(p, "sim:belady") ||
+		    !strcmp(p, "sim:oracle") || !strcmp(p, "sim:lfu_ideal"))
+			continue;
+		fprintf(md, "| %s |", p + 4);
+		for (w = 0; w < nw; w++) {
+			struct stat3 sl = stats(exp, wls[w], "sim:lru", "sim_miss_ratio");
+			struct stat3 sp = stats(exp, wls[w], p, "sim_miss_ratio");
+			const char *m = strcmp(p, "sim:lru") ? p + 4 : "kernel-lru";
+			struct stat3 ml = stats(exp, wls[w], "kernel-lru", "disk_reads");
+			struct stat3 mp = stats(exp, wls[w], m, "disk_reads");
+
+			if (!sp.n || !sl.n || sl.med <= 0) {
+				fprintf(md, " - |");
+				continue;
+			}
+			fprintf(md, " %.3f / ", sp.med / sl.med);
+			if (mp.n && ml.n && ml.med > 0)
+				fprintf(md, "%.3f |", mp.med / ml.med);
+			else
+				fprintf(md, "- |");
+		}
+		fprintf(md, "\n");
+	}
+	for (b = 0; b < sizeof(bounds) / sizeof(bounds[0]); b++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "sim:%s", bounds[b]);
+		fprintf(md, "| *%s* |", bounds[b]);
+		for (w = 0; w < nw; w++) {
+			struct stat3 sl = stats(exp, wls[w], "sim:lru", "sim_miss_ratio");
+			struct stat3 sb = stats(exp, wls[w], name, "sim_miss_ratio");
+
+			if (sb.n && sl.n && sl.med > 0)
+				fprintf(md, " %.3f |", sb.med / sl.med);
+			else
+				fprintf(md, " - |");
+		}
+		fprintf(md, "\n");
+	}
+	for (w = 0; w < nw; w++) {
+		struct stat3 sl = stats(exp, wls[w], "sim:lru", "sim_miss_ratio");
+		struct stat3 sb = stats(exp, wls[w], "sim:belady", "sim_miss_ratio");
+		double room;
+
+		if (!sl.n || !sb.n || sl.med <= 0)
+			continue;
+		room = 1 - sb.med / sl.med;
+		fprintf(md, "\n- %s: LRU's simulated miss ratio %.4f, Belady's %.4f: %s",
+			wls[w], sl.med, sb.med,
+			room < ROOM_MIN ? "**no policy can win here** (Belady within 5% of LRU)" :
+			"room for a policy");
+		fprintf(md, " (%.0f%% fewer misses at best).\n", 100 * room);
+	}
 }
 
 /* ml_rank's decision time against its oversampling factor. */
@@ -1050,6 +1151,7 @@ int main(int argc, char **argv)
 			}
 		}
 		print_follows(md, exps[i]);
+		room_section(md, exps[i]);
 		if (steady_section(md, out, exps[i]))
 			failed = 1;
 		if (!strcmp(exps[i], "learned")) {

@@ -287,7 +287,12 @@ static void test_report(const char *dir)
 		   "admit,u,fifo,0,ops_per_s,50\n"
 		   "admit,u,fifo,0,disk_reads,2000\n"
 		   "admit,u,s3fifo,0,ops_per_s,125\n"
-		   "admit,u,s3fifo,0,disk_reads,800\n");
+		   "admit,u,s3fifo,0,disk_reads,800\n"
+		   "admit,u,sim:lru,0,sim_miss_ratio,0.5\n"
+		   "admit,u,sim:lfu,0,sim_miss_ratio,0.25\n"
+		   "admit,u,sim:belady,0,sim_miss_ratio,0.49\n"
+		   "ycsb,c,sim:lru,0,sim_miss_ratio,0.8\n"
+		   "ycsb,c,sim:belady,0,sim_miss_ratio,0.4\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "%s -o %s %s > /dev/null", REPORT_BIN, dir,
 		 csv);
@@ -315,10 +320,24 @@ static void test_report(const char *dir)
 	check(strstr(text, "Over 3 setup-workload pairs") != NULL &&
 	      strstr(text, "**r = 1.00**") != NULL,
 	      "report: throughput in proportion to 1 / disk reads correlates at 1.00");
+	check(strstr(text, "| lfu | 0.500 / 0.500 |") != NULL,
+	      "report: lfu's simulated misses next to its measured disk reads, both over LRU's");
+	check(strstr(text, "- u: LRU's simulated miss ratio 0.5000, Belady's 0.4900: **no policy can win here**") != NULL,
+	      "report: Belady within 5%% of LRU: no room");
+	check(strstr(text, "- c: LRU's simulated miss ratio 0.8000, Belady's 0.4000: room for a policy (50% fewer") != NULL,
+	      "report: Belady half of LRU: room");
 	check(strstr(text, "| 1.37x | 2.00x | - | c, lfu | yes |") != NULL,
 	      "report: LFU's claim (+37%%) held by 2.00x the better kernel policy");
 	check(strstr(text, "GET-SCAN +70% GET throughput (cache_ext) | 1.70x | not measured |") != NULL,
 	      "report: a claim without its experiment is \"not measured\"");
+	snprintf(md, sizeof(md), "%s/ycsb-ops_per_s.dat", dir);
+	f = fopen(md, "r");
+	n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	text[n] = '\0';
+	if (f)
+		fclose(f);
+	check(n && !strstr(text, "sim:"),
+	      "report: the simulated setups are not bars of the measured figure");
 	snprintf(md, sizeof(md), "%s/ycsb-ops_per_s.png", dir);
 	f = fopen(md, "r");
 	n = f ? fread(text, 1, 8, f) : 0;
