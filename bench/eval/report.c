@@ -697,6 +697,40 @@ static void print_machine(FILE *md)
 		"  Latency 0: misses cost the guest about what hits cost, and throughput says little.");
 }
 
+/* One of the papers' ratios, and this run's row of it (or -1: text only). */
+static const struct paper_ratio {
+	const char *what, *paper, *metric, *fmt;
+} paper_ratios[] = {
+	{ "database / cgroup (YCSB)", "10 (100 GiB / 10 GiB)", "db_over_cgroup", "%.1f" },
+	{ "block cache, % of the cgroup", "0.08 (LevelDB's 8 MB / 10 GiB)", "block_cache_pct", "%.2f" },
+	{ "YCSB client threads", "8", "threads", "%.0f" },
+	{ "vCPUs", "not stated (a server)", "vcpus", "%.0f" },
+	{ "records scanned per GET (GET-SCAN)", "5 (scans of 10,000 at 0.05% of operations)", "scanned_per_get", "%.1f" },
+	{ "one scan, % of the cgroup (GET-SCAN)", "0.09 (10,000 records / 10 GiB)", "scan_pct_of_cgroup", "%.2f" },
+	{ "search cgroup / source tree", "1 GiB / the Linux 6.6 tree (its size not stated)", "search_cgroup_over_tree", "%.2f" },
+	{ "measured window", "45 s warm-up, 240 s measured (turnovers not stated)", "turnovers", "warm-up to steady state, then at least %.1f turnovers" },
+};
+
+/* The papers' ratios next to this run's (rows "machine,ratios,here"). */
+static void print_ratios(FILE *md)
+{
+	size_t i;
+
+	if (row_value("machine", "ratios", "here", 0, "db_over_cgroup", -1) < 0)
+		return;
+	fprintf(md, "\n**The papers' ratios, and these runs'.** Sizes scale by one factor where this VM allows; where they cannot, the table says so.\n\n| ratio | papers | here |\n|---|---|---|\n");
+	for (i = 0; i < sizeof(paper_ratios) / sizeof(paper_ratios[0]); i++) {
+		const struct paper_ratio *r = &paper_ratios[i];
+		double v = row_value("machine", "ratios", "here", 0, r->metric, -1);
+		char here[128];
+
+		if (v < 0)
+			continue;
+		snprintf(here, sizeof(here), r->fmt, v);
+		fprintf(md, "| %s | %s | %s |\n", r->what, r->paper, here);
+	}
+}
+
 /*
  * Does throughput follow disk reads in @exp?  Over every workload and
  * setup but kernel-lru, the correlation of log(ops/s over kernel-lru's)
@@ -1132,6 +1166,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(md, "# %s\n", title);
 	print_machine(md);
+	print_ratios(md);
 	for (i = 0; i < ne; i++) {
 		if (!strcmp(exps[i], "machine"))
 			continue;

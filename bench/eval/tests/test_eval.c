@@ -277,6 +277,8 @@ static void test_report(const char *dir)
 		   "ycsb,c,lfu,0,half_diff,0.02\n"
 		   "ycsb,c,lfu,0,disk_reads,500\n"
 		   "machine,data-disk,scaled,0,disk_us,4127\n"
+		   "machine,ratios,here,0,db_over_cgroup,8\n"
+		   "machine,ratios,here,0,threads,8\n"
 		   "machine,cached-read,guest,0,us_per_op,106\n"
 		   "machine,cached-read,host,0,us_per_op,2.6\n"
 		   "machine,cached-read,guest/host,0,slowdown,40.8\n"
@@ -315,6 +317,10 @@ static void test_report(const char *dir)
 	check(strstr(text, "after **4127 us** (100 us, an NVMe read, times the guest's slowdown)") != NULL &&
 	      strstr(text, "106.0 us in the guest and 2.60 us on the host, **40.8x**") != NULL,
 	      "report: the disk latency and the slowdown it was scaled from");
+	check(strstr(text, "| database / cgroup (YCSB) | 10 (100 GiB / 10 GiB) | 8.0 |") != NULL &&
+	      strstr(text, "| YCSB client threads | 8 | 8 |") != NULL &&
+	      strstr(text, "| vCPUs |") == NULL,
+	      "report: the papers' ratios next to the run's, those it has");
 	check(strstr(text, "## machine") == NULL,
 	      "report: the machine's rows are no experiment of their own");
 	check(strstr(text, "Over 3 setup-workload pairs") != NULL &&
