@@ -216,7 +216,7 @@ TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 300)
 	EXPECT_LE(rank * 100, lfu * 102);
 }
 
-TEST_F_TIMEOUT(learned, no_model_is_fifo_and_says_so, 120)
+TEST_F_TIMEOUT(learned, no_model_is_fifo_and_says_so, 600)
 {
 	unsigned long long no_model;
 	long long fifo, protect;
@@ -283,7 +283,7 @@ static long long rank_run(struct __test_metadata *_metadata,
  * warns, ml_rank evicts in FIFO order without paying for scoring; the
  * same weights with a good AUC are scored.
  */
-TEST_F_TIMEOUT(learned, model_without_signal_is_not_scored, 180)
+TEST_F_TIMEOUT(learned, model_without_signal_is_not_scored, 600)
 {
 	unsigned long long scored, no_signal;
 	long long fifo, rank;
@@ -342,7 +342,7 @@ static int zipf_forever(const char *cgroup, void *arg)
  * the cgroup's policy is ml_rank at every look, and the model store's
  * version of the model goes up mid-run.
  */
-TEST_F_TIMEOUT(learned, continuous_learning_swaps_the_model_in_place, 180)
+TEST_F_TIMEOUT(learned, continuous_learning_swaps_the_model_in_place, 600)
 {
 	char out_path[PATH_MAX], cmd[PATH_MAX * 2], sel[64], *p;
 	unsigned long long version, last = 0;
@@ -399,7 +399,7 @@ TEST_F_TIMEOUT(learned, continuous_learning_swaps_the_model_in_place, 180)
  * are counted, written into the log, and reported by the trainer, and the
  * log stays well-formed.
  */
-TEST_F_TIMEOUT(learned, trace_counts_drops, 120)
+TEST_F_TIMEOUT(learned, trace_counts_drops, 600)
 {
 	unsigned long long recorded = 0, dropped = 0, logged = 0;
 	char *out = self->out, summary[256] = "", *p;

@@ -58,7 +58,7 @@ FIXTURE_TEARDOWN(migrate)
 {
 }
 
-TEST_F_TIMEOUT(migrate, registry_follows_migration, 240)
+TEST_F_TIMEOUT(migrate, registry_follows_migration, 600)
 {
 	char files[NR_FILES][PATH_MAX];
 	struct folio_stamp *skel;
