@@ -51,7 +51,7 @@ us=$(awk -F, '$5 == "disk_us" { print $6 }' "$dir/machine/results.csv" 2>/dev/nu
 tap "$(awk -v u="${us:-0}" 'BEGIN { exit !(u > 0) }'; echo $?)" \
 	"eval: the data disk had a latency (${us:-no} us per request)"
 missing=""
-for m in turnovers half_diff steady file_pages_start file_pages_end pt1_ops pt1_misses; do
+for m in turnovers half_diff steady capacity file_pages_start file_pages_end pt1_ops pt1_misses; do
 	grep -q ",$m," "$dir/ycsb/results.csv" 2>/dev/null || missing="$missing $m"
 done
 tap "$([ -z "$missing" ]; echo $?)" \

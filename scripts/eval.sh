@@ -186,8 +186,9 @@ done
 [ ${#csvs[@]} -gt 0 ] || die "the VM produced no results (status $status); see $console"
 
 # The room each workload leaves: cachesim on its reference string at the
-# cgroup's file-page capacity (the median of kernel-lru's runs at the
-# window's start), rows "sim_miss_ratio" of setups sim:POLICY.
+# cgroup's file-page capacity (the median of kernel-lru's runs: memory.max
+# less the anonymous memory at the window's start), rows "sim_miss_ratio"
+# of setups sim:POLICY.
 [ -d "$OUT/.out/refs" ] && mv "$OUT/.out/refs" "$OUT/refs"
 for log in "$OUT"/refs/*.lclog; do
 	[ -f "$log" ] && [ -n "${CACHESIM:-}" ] || break
@@ -196,7 +197,7 @@ for log in "$OUT"/refs/*.lclog; do
 	wl=${name#*,}
 	csv=$OUT/$e/results.csv
 	cap=$(awk -F, -v w="$wl" '$2 == w && $3 == "kernel-lru" &&
-		$5 == "file_pages_start" { print $6 }' "$csv" 2>/dev/null | sort -n |
+		$5 == "capacity" { print $6 }' "$csv" 2>/dev/null | sort -n |
 		awk '{ v[NR] = $1 } END { if (NR) print int(v[int((NR + 1) / 2)]) }')
 	if [ -z "$cap" ] || [ "$cap" -le 0 ]; then
 		echo "  EVAL    $e $wl: no kernel-lru capacity to simulate at" >&2

@@ -402,7 +402,7 @@ static const char *const ycsb_metrics[] = {
 
 /* What ycsb says of the window's steady state (steady.h), as rows. */
 static const char *const steady_metrics[] = {
-	"ops", "secs", "warm_ops", "warm_secs", "warm_steady",
+	"ops", "secs", "warm_ops", "warm_secs", "warm_steady", "capacity",
 	"file_pages_start", "file_pages_end", "misses", "turnovers",
 	"mr_first", "mr_second", "half_diff", "window_reached", "steady", NULL
 };

@@ -505,7 +505,8 @@ static int figure(const char *dir, const struct metric_info *m)
 static int write_series(FILE *f, const char *exp, const char *wl,
 			const char *setup)
 {
-	double cap = row_value(exp, wl, setup, 0, "file_pages_start", 0);
+	double cap = row_value(exp, wl, setup, 0, "capacity",
+			       row_value(exp, wl, setup, 0, "file_pages_start", 0));
 	double po = 0, pm = 0;
 	int i, n = 0;
 
@@ -570,7 +571,7 @@ static int steady_section(FILE *md, const char *dir, const char *exp)
 			any |= stats(exp, wls[w], setups[s], "steady").n;
 	if (!any)
 		return 0;
-	fprintf(md, "\n**%s: steady state** (per run, the window's misses over the cgroup's file pages at its start: turnovers, at least 3; the difference of its halves' misses per operation, relative to the larger, at most 3%%; runs at steady state of all; file pages at the window's start -> end.  Medians.  † in the tables above: not every run of the cell was at steady state, and its numbers describe a cache still changing)\n\n| setup |",
+	fprintf(md, "\n**%s: steady state** (per run, the window's misses over the file pages the cgroup can hold, its memory.max less its anonymous memory: turnovers, at least 3; the difference of its halves' misses per operation, relative to the larger, at most 3%%; runs at steady state of all; file pages at the window's start -> end.  Medians.  † in the tables above: not every run of the cell was at steady state, and its numbers describe a cache still changing)\n\n| setup |",
 		exp);
 	for (w = 0; w < nw; w++)
 		fprintf(md, " %s |", wls[w]);
@@ -629,7 +630,7 @@ static int steady_section(FILE *md, const char *dir, const char *exp)
 	fprintf(g, "set terminal png size 1200,500 noenhanced\n"
 		   "set output '%s'\n"
 		   "set title \"%s: misses per operation through the window (repetition 1), kernel-lru and the setup with the fewest disk reads\"\n"
-		   "set xlabel \"operations, in cache sizes (the cgroup's file pages at the window's start)\"\n"
+		   "set xlabel \"operations, in cache sizes (the file pages the cgroup can hold)\"\n"
 		   "set ylabel \"disk reads per operation\"\n"
 		   "set key outside right\n"
 		   "set yrange [0:*]\n"

@@ -35,7 +35,8 @@
  *                (reclaim has run in it) and the miss ratio of the last two
  *                cache-sizes worth of operations within -q of each other
  *   -T N         measure (at least -o OPS) until the window's misses reach
- *                N times the cgroup's file pages at its start: N cache
+ *                N times the file pages the cgroup can hold (memory.max
+ *                less its anonymous memory) as it starts: N cache
  *                turnovers.  0 (default): exactly -o OPS operations
  *   -M SECS      longest warm-up, longest window (1800); a phase cut short
  *                says so (warm_steady=0, window_reached=0)
@@ -61,7 +62,9 @@
  * type done (read, update, insert, scan, rmw) its count, p50_us, p99_us;
  * for getscan also get_ops_per_s and scan_ops_per_s; then the window's
  * steady-state evidence (bench/eval/steady.h): warm_ops, warm_secs,
- * warm_steady (-1 without -U), file_pages_start, file_pages_end, misses,
+ * warm_steady (-1 without -U), capacity (the file pages the cgroup can
+ * hold: memory.max less its anonymous memory), file_pages_start,
+ * file_pages_end, misses,
  * turnovers, mr_first, mr_second (disk reads per operation of each half),
  * half_diff, window_reached, steady (3 turnovers or -T's, halves within
  * -q), and series=OPS:MISSES,... (cumulative, at most 64 points, about
@@ -547,6 +550,22 @@ static long memory_max_pages(void)
 }
 
 /*
+ * What the cgroup can hold of file pages: memory.max less its anonymous
+ * memory, or the file pages it holds if it has no limit.  Not the file
+ * pages it holds: a run that keeps dropping them (fadvise DONTNEED) would
+ * count its misses against a cache it never lets fill.
+ */
+static long file_capacity(void)
+{
+	long max = memory_max_pages();
+	long long anon = memstat("anon");
+
+	if (!max || anon < 0)
+		return file_pages_now();
+	return max - anon / 4096;
+}
+
+/*
  * A phase of a run: a fixed number of operations (neither until_steady
  * nor turnovers), or at least min_ops and until its condition holds,
  * for at most max_phase_secs.
@@ -555,7 +574,8 @@ struct phase {
 	uint64_t min_ops;
 	bool until_steady;	/* warm-up: cgroup full, miss ratio stable */
 	double turnovers;	/* window: misses >= turnovers x capacity */
-	long capacity;		/* file pages of the cgroup as it began */
+	long capacity;		/* file pages the cgroup can hold as it began */
+	long file_start;	/* file pages it held then */
 	struct steady_point pts[MAX_POINTS];
 	int nr_pts;
 	bool reached;		/* its condition held in time */
@@ -640,7 +660,8 @@ static void run_phase(struct thread *th, struct phase *ph, uint64_t point_ops,
 	atomic_store(&ops_done, 0);
 	atomic_store(&clients_done, 0);
 	atomic_store(&stop, false);
-	ph->capacity = file_pages_now();
+	ph->capacity = file_capacity();
+	ph->file_start = file_pages_now();
 	if (!point_ops)
 		point_ops = ph->capacity > 0 ? ph->capacity / POINTS_PER_CACHE :
 			    ph->min_ops / 16;
@@ -676,10 +697,10 @@ static void print_steady(struct phase *warm, struct phase *win,
 	steady_judge(win->pts, win->nr_pts, win->capacity,
 		     min_turnovers > 0 ? min_turnovers : STEADY_TURNOVERS,
 		     tolerance, &v);
-	printf(" warm_ops=%llu warm_secs=%.3f warm_steady=%d file_pages_start=%ld file_pages_end=%ld",
+	printf(" warm_ops=%llu warm_secs=%.3f warm_steady=%d capacity=%ld file_pages_start=%ld file_pages_end=%ld",
 	       (unsigned long long)warm->pts[warm->nr_pts - 1].ops,
 	       warm->ns / 1e9, warm->until_steady ? warm->reached : -1,
-	       win->capacity, pages_end);
+	       win->capacity, win->file_start, pages_end);
 	printf(" misses=%llu turnovers=%.3f mr_first=%.5f mr_second=%.5f half_diff=%.4f window_reached=%d steady=%d",
 	       (unsigned long long)win->pts[win->nr_pts - 1].misses,
 	       v.turnovers, v.mr_first, v.mr_second, v.half_diff,
@@ -730,7 +751,6 @@ static int cmd_run(void)
 	}
 	win.min_ops = nr_ops;
 	win.turnovers = min_turnovers;
-	/* The cache as warm-up left it is the capacity turnovers count. */
 	run_phase(th, &win, 0, seed);
 	ns = win.ns;
 	disk = win.pts[win.nr_pts - 1].misses;
