@@ -332,7 +332,7 @@ static void test_report(const char *dir)
 	      "report: Belady within 5%% of LRU: no room");
 	check(strstr(text, "- c: LRU's simulated miss ratio 0.8000, Belady's 0.4000: room for a policy (50% fewer") != NULL,
 	      "report: Belady half of LRU: room");
-	check(strstr(text, "| 1.37x | 2.00x | - | c, lfu | yes |") != NULL,
+	check(strstr(text, "| 1.37x | 2.00x | - | c, lfu | yes | Belady 0.50x; steady 2/3 |") != NULL,
 	      "report: LFU's claim (+37%%) held by 2.00x the better kernel policy");
 	check(strstr(text, "GET-SCAN +70% GET throughput (cache_ext) | 1.70x | not measured |") != NULL,
 	      "report: a claim without its experiment is \"not measured\"");
