@@ -90,6 +90,8 @@ struct scale {
 	long fio_ios, fio_mib;
 	long registry_mib[3];
 	const char *learned_setups;
+	/* Of get-scan's variants and isolation's pairs; NULL: all. */
+	const char *getscan_setups, *isolation_pairs;
 };
 
 /*
@@ -124,7 +126,11 @@ static const struct scale scales[] = {
 		.learned_setups = learned_setups,
 	},
 	{
-		.name = "quick", .reps = 3,
+		/*
+		 * Under 25 minutes at steady state with the latency: fewer
+		 * setups, workloads and repetitions, not fewer turnovers.
+		 */
+		.name = "quick", .reps = 1,
 		.records = 262144, .src_dirs = "kernel mm lib ipc block",
 		.trace_requests = 0,
 		.db_mib = 32, .block_cache_mib = 0, .threads = 8,
@@ -139,6 +145,8 @@ static const struct scale scales[] = {
 		.fio_ios = 8000, .fio_mib = 64,
 		.registry_mib = { 16, 24, 32 },
 		.learned_setups = "ml_rank/oversample=10,ml_rank/oversample=40",
+		.getscan_setups = "kernel-lru,kernel-mglru,get_scan",
+		.isolation_pairs = "kernel,lfu+mru",
 	},
 	{
 		/* Seconds per experiment: the harness, not the numbers. */
@@ -163,6 +171,8 @@ static const struct scale scales[] = {
 		.learned_setups = "ml_rank/oversample=10",
 	},
 };
+
+static int listed(const char *list, const char *name);
 
 static struct scale cfg;	/* the scale, with the command line's sizes */
 static const struct scale *sc = &cfg;
@@ -750,9 +760,14 @@ static int exp_getscan(const char *exp)
 		{ "get_scan", "get_scan", { "-t", "3", "-L", len, "-S", "/sys/fs/bpf/get_scan_tids" } },
 	};
 
+	struct variant run[sizeof(v) / sizeof(v[0])];
+	size_t i, n = 0;
+
 	num(sc->getscan_len, len);
-	return run_variants(exp, "getscan", sc->getscan_ops, v,
-			    sizeof(v) / sizeof(v[0]));
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (listed(sc->getscan_setups, v[i].label))
+			run[n++] = v[i];
+	return run_variants(exp, "getscan", sc->getscan_ops, run, n);
 }
 
 static int exp_admit(const char *exp)
@@ -813,9 +828,13 @@ static int search_while(const char *cg, pid_t pid, double *secs)
  */
 static int exp_isolation(const char *exp)
 {
-	static const char *const pairs[] = { "kernel", "lfu+lfu", "mru+mru", "lfu+mru" };
-	const int np = 4;
-	int done = 0, failed = 0, rep, i;
+	static const char *const all[] = { "kernel", "lfu+lfu", "mru+mru", "lfu+mru" };
+	const char *pairs[4];
+	int done = 0, failed = 0, rep, i, np = 0;
+
+	for (i = 0; i < 4; i++)
+		if (listed(sc->isolation_pairs, all[i]))
+			pairs[np++] = all[i];
 
 	for (rep = 0; rep < reps; rep++) {
 		for (i = 0; i < np; i++) {
@@ -1162,6 +1181,7 @@ static const struct experiment {
 
 #define NR_EXPERIMENTS (sizeof(experiments) / sizeof(experiments[0]))
 
+/* Is @name in the comma-separated @list?  A NULL list has everything. */
 static int listed(const char *list, const char *name)
 {
 	char buf[512], *items[32];
