@@ -63,8 +63,8 @@ help:
 	@echo 'make profile-core SETUPS="unbound fifo"  instructions per kernel function (QEMU plugin)'
 	@echo 'make bench-concurrency  1-8 readers in one cgroup: decision time, ejections'
 	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
-	@echo 'make eval       the papers'"'"' experiments on RocksDB, ripgrep, fio, a real trace (~90 min)'
-	@echo 'make eval-quick a subset of them (~10 min); make eval-NAME: one experiment'
+	@echo 'make eval       the papers'"'"' experiments on RocksDB, ripgrep, fio, a real trace (~3 h, estimated)'
+	@echo 'make eval-quick a subset of them (~21 min); make eval-NAME: one experiment'
 	@echo 'make eval-doc   copy build/eval/summary.md into the admin guide'
 	@echo 'make sim        cachesim: every policy on the CloudPhysics trace, no VM (TRACE=file for another)'
 	@echo 'make bench-learned-sim  learned policies vs heuristics, Belady, a frequency oracle (cachesim)'
@@ -418,10 +418,11 @@ EVAL		:= CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) CACHESIM=$(CACHESIM) \
 		   LCTRAIN=$(LCTRAIN) EVAL_BIN=$(EVAL_OUT) scripts/eval.sh
 
 .PHONY: eval eval-quick eval-toy $(addprefix eval-,$(EVAL_EXPERIMENTS))
-# Every experiment at full size: about 90 minutes under TCG.
+# Every experiment at full size: about 3 hours under TCG (estimated from
+# eval-quick's runs; not yet timed whole at steady state).
 eval: $(EVAL_DEPS)
 	@$(EVAL) full
-# A subset at reduced size: about 10 minutes.
+# A subset at reduced size, at steady state: 21 minutes measured.
 eval-quick: $(EVAL_DEPS)
 	@$(EVAL) quick
 # Every experiment once at toy size: the harness works (part of make check).
