@@ -36,6 +36,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,7 @@ struct ycsb_args {
 	const char *db;
 	long ops, warm;
 	uint64_t seed;
+	bool fixed;		/* exactly ops after warm, never until steady */
 	const char *extra[10];	/* more options, NULL-terminated */
 };
 
@@ -261,7 +263,7 @@ static int ycsb_argv(const struct ycsb_args *a, char **argv, char bufs[10][32])
 	argv[n++] = num(a->seed, bufs[4]);
 	argv[n++] = "-t";
 	argv[n++] = num(sc->threads, bufs[5]);
-	if (sc->turnovers > 0) {
+	if (sc->turnovers > 0 && !a->fixed) {
 		argv[n++] = "-U";
 		argv[n++] = "-T";
 		snprintf(bufs[6], 32, "%g", sc->turnovers);
@@ -371,6 +373,20 @@ static int record_refs(const char *exp, struct ycsb_args *a)
 
 	if (!out || !cachectl)
 		return 0;
+	/*
+	 * A fixed length, as long as a measured run's warm-up and window
+	 * (about the turnovers and three cache-sizes more, at a miss per
+	 * operation): a run until steady state would end sooner or later
+	 * with the misses of the tracer's own eviction, and the string
+	 * would not be the workload's.
+	 */
+	if (sc->turnovers > 0) {
+		a->ops = (long)((sc->turnovers + 3) * sc->db_mib * 256);
+		if (!strcmp(a->workload, "e"))
+			a->ops /= E_OPS_DIV;
+		a->warm = 0;
+	}
+	a->fixed = true;
 	snprintf(log, sizeof(log), "%s/refs", out);
 	mkdir(log, 0755);
 	snprintf(log, sizeof(log), "%s/refs/%s,%s.lclog", out, exp, a->workload);
