@@ -93,6 +93,8 @@ struct scale {
 	const char *learned_setups;
 	/* Of get-scan's variants and isolation's pairs; NULL: all. */
 	const char *getscan_setups, *isolation_pairs;
+	/* The experiments that record reference strings; NULL: all. */
+	const char *refs_exps;
 };
 
 /*
@@ -176,6 +178,10 @@ static const struct scale scales[] = {
 		.fio_ios = 2000, .fio_mib = 64,
 		.registry_mib = { 16, 20, 24 },
 		.learned_setups = "ml_rank/oversample=10",
+		/* Under two minutes: the paths once each, not every variant. */
+		.getscan_setups = "kernel-lru,get_scan",
+		.isolation_pairs = "kernel,lfu+mru",
+		.refs_exps = "ycsb",
 	},
 };
 
@@ -371,7 +377,7 @@ static int record_refs(const char *exp, struct ycsb_args *a)
 	struct setup_run r;
 	int ret = -1;
 
-	if (!out || !cachectl)
+	if (!out || !cachectl || !listed(sc->refs_exps, exp))
 		return 0;
 	/*
 	 * A fixed length, as long as a measured run's warm-up and window
