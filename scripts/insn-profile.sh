@@ -67,4 +67,5 @@ awk 'NR == FNR { a[$2] = $1; next } { b[$2] = $1 }
      END { for (f in a) if (!(f in b)) b[f] = 0
 	   for (f in b) printf "%14d %14d %14d  %s\n", b[f] - a[f], a[f], b[f], f }' \
 	"$OUT/profile-$1.txt" "$OUT/profile-$2.txt" |
-	awk '{ d = $1 < 0 ? -$1 : $1; print d, $0 }' | sort -k1,1nr | cut -d' ' -f2- | head -40
+	awk '{ d = $1 < 0 ? -$1 : $1; print d, $0 }' | sort -k1,1nr | cut -d' ' -f2- |
+	sed -n '1,40p'	# reads it all: head would end cut with SIGPIPE (exit 141)
