@@ -315,37 +315,67 @@ static int ycsb_traced(const char *cgroup, void *arg)
 }
 
 /*
+ * The scale's operations of YCSB @workload with @seed.  A scan reads ~50
+ * records: E's runs would take 10-20x as long as the others', so E runs
+ * a tenth of them.
+ */
+static struct ycsb_args ycsb_args_of(const char *workload, uint64_t seed)
+{
+	struct ycsb_args a = { .workload = workload, .ops = sc->ycsb_ops,
+			       .warm = sc->ycsb_warm, .seed = seed };
+
+	if (!strcmp(workload, "e")) {
+		a.ops /= E_OPS_DIV;
+		a.warm /= E_OPS_DIV;
+	}
+	return a;
+}
+
+/*
+ * A run of ycsb (@a) under the tracer in a fresh kernel-lru cgroup named
+ * @name, on a fresh overlay of the database, recorded into @log; the
+ * recorder's summary line in @summary.  0 or -1.
+ */
+static int trace_ycsb(const char *name, const char *cachectl,
+		      struct ycsb_args *a, const char *log, char *summary,
+		      size_t len)
+{
+	char mnt[PATH_MAX];
+	struct setup_run r;
+	int ret = -1;
+
+	if (setup_begin(&r, name, "kernel-lru", sc->db_mib * MIB_KIB))
+		return -1;
+	if (!overlay_mount("rocksdb", mnt, sizeof(mnt))) {
+		a->db = mnt;
+		ret = run_traced(cachectl, r.cg, log, "oversample=1", 0,
+				 ycsb_traced, a, summary, len);
+		overlay_umount(mnt);
+	}
+	setup_end(&r);
+	return ret;
+}
+
+/*
  * Trace @workload under the tracer with seed 2 (the measured runs use
  * seed 1), train on it and load the model as "learned".
  */
 static int train_model(const char *exp, const char *workload)
 {
 	const char *cachectl = getenv("CACHECTL"), *lctrain = getenv("LCTRAIN");
-	char log[PATH_MAX], model[PATH_MAX], mnt[PATH_MAX], summary[256] = "";
+	char log[PATH_MAX], model[PATH_MAX], summary[256] = "";
 	char out[4096], *line, result[512] = "";
-	struct ycsb_args a = { .workload = workload, .ops = sc->ycsb_ops,
-			       .warm = sc->ycsb_warm, .seed = 2 };
-	struct setup_run r;
-	int ret = -1;
+	struct ycsb_args a = ycsb_args_of(workload, 2);
+	int ret;
 
 	if (!cachectl || !lctrain) {
 		fprintf(stderr, "eval: learned policies need CACHECTL and LCTRAIN\n");
 		return -1;
 	}
-	if (!strcmp(workload, "e")) {
-		a.ops /= E_OPS_DIV;
-		a.warm /= E_OPS_DIV;
-	}
 	scratch_path(log, sizeof(log), "train.lclog");
 	scratch_path(model, sizeof(model), "model.json");
-	if (setup_begin(&r, "eval_train", "kernel-lru", sc->db_mib * MIB_KIB))
-		return -1;
-	if (overlay_mount("rocksdb", mnt, sizeof(mnt)))
-		goto out;
-	a.db = mnt;
-	ret = run_traced(cachectl, r.cg, log, "oversample=1", 0, ycsb_traced,
-			 &a, summary, sizeof(summary));
-	overlay_umount(mnt);
+	ret = trace_ycsb("eval_train", cachectl, &a, log, summary,
+			 sizeof(summary));
 	if (ret)
 		goto out;
 	ret = train_and_load("eval", cachectl, lctrain, log, model, out,
@@ -357,7 +387,6 @@ static int train_model(const char *exp, const char *workload)
 			snprintf(result, sizeof(result), "%s", line);
 	progress(exp, 0, 0, "model trained on seed 2", result);
 out:
-	setup_end(&r);
 	unlink(log);
 	unlink(model);
 	return ret;
@@ -365,7 +394,7 @@ out:
 
 /*
  * The room a workload leaves: record its page-reference string once, on a
- * kernel-lru run of the measured seed under the tracer, into
+ * run of the measured seed under the tracer, into
  * $CACHE_EXT_OUT/refs/@exp,@wl.lclog; scripts/eval.sh runs cachesim on it
  * at the cgroup's file-page capacity with every heuristic policy and
  * belady, oracle and lfu_ideal.  Nothing without $CACHE_EXT_OUT (vm.sh -o).
@@ -373,9 +402,8 @@ out:
 static int record_refs(const char *exp, struct ycsb_args *a)
 {
 	const char *cachectl = getenv("CACHECTL"), *out = getenv("CACHE_EXT_OUT");
-	char log[PATH_MAX], mnt[PATH_MAX], summary[256] = "", what[128];
-	struct setup_run r;
-	int ret = -1;
+	char log[PATH_MAX], summary[256] = "", what[128];
+	int ret;
 
 	if (!out || !cachectl || !listed(sc->refs_exps, exp))
 		return 0;
@@ -396,16 +424,7 @@ static int record_refs(const char *exp, struct ycsb_args *a)
 	snprintf(log, sizeof(log), "%s/refs", out);
 	mkdir(log, 0755);
 	snprintf(log, sizeof(log), "%s/refs/%s,%s.lclog", out, exp, a->workload);
-	if (setup_begin(&r, "eval_refs", "kernel-lru", sc->db_mib * MIB_KIB))
-		return -1;
-	if (overlay_mount("rocksdb", mnt, sizeof(mnt)))
-		goto out;
-	a->db = mnt;
-	ret = run_traced(cachectl, r.cg, log, "oversample=1", 0, ycsb_traced,
-			 a, summary, sizeof(summary));
-	overlay_umount(mnt);
-out:
-	setup_end(&r);
+	ret = trace_ycsb("eval_refs", cachectl, a, log, summary, sizeof(summary));
 	snprintf(what, sizeof(what), "%s: reference string for cachesim", a->workload);
 	progress(exp, 0, 0, what, ret ? "FAILED" : summary);
 	return ret;
@@ -527,32 +546,15 @@ static int exp_ycsb(const char *exp)
 	int w, rep, i, done = 0, failed = 0;
 
 	for (w = 0; w < nw; w++) {
-		struct ycsb_args ra = { .workload = wls[w], .ops = sc->ycsb_ops,
-					.warm = sc->ycsb_warm, .seed = 1 };
+		struct ycsb_args ra = ycsb_args_of(wls[w], 1);
 
 		if (any_learned(setups, ns) && train_model(exp, wls[w]))
 			return -1;
-		if (!strcmp(wls[w], "e")) {
-			ra.ops /= E_OPS_DIV;
-			ra.warm /= E_OPS_DIV;
-		}
 		failed |= record_refs(exp, &ra);
 		for (rep = 0; rep < reps; rep++) {
 			for (i = 0; i < ns; i++) {
 				const char *s = setups[rotated(i, rep, ns)];
-				struct ycsb_args a = {
-					.workload = wls[w], .ops = sc->ycsb_ops,
-					.warm = sc->ycsb_warm, .seed = 1,
-				};
-
-				/*
-				 * A scan reads ~50 records: E's runs would
-				 * take 10-20x as long as the others'.
-				 */
-				if (!strcmp(wls[w], "e")) {
-					a.ops /= E_OPS_DIV;
-					a.warm /= E_OPS_DIV;
-				}
+				struct ycsb_args a = ycsb_args_of(wls[w], 1);
 
 				failed |= ycsb_measure(exp, s, s, &a, rep,
 						       ++done, nw * reps * ns,
@@ -870,9 +872,7 @@ static int exp_isolation(const char *exp)
 			char a_pol[16] = "", b_pol[16] = "", out[4096];
 			char what[128], result[256], mnt[PATH_MAX];
 			char bufs[10][32], *argv[40], tmp[PATH_MAX];
-			struct ycsb_args ya = { .workload = "c",
-						.ops = sc->ycsb_ops,
-						.warm = sc->ycsb_warm, .seed = 1 };
+			struct ycsb_args ya = ycsb_args_of("c", 1);
 			struct setup_run ra, rb;
 			struct policy pb = {};
 			double secs = 0;
@@ -1073,9 +1073,7 @@ static int exp_learned(const char *exp)
 	for (rep = 0; rep < reps; rep++) {
 		for (i = 0; i < ns; i++) {
 			const char *s = setups[rotated(i, rep, ns)];
-			struct ycsb_args a = { .workload = "c",
-					       .ops = sc->ycsb_ops,
-					       .warm = sc->ycsb_warm, .seed = 1 };
+			struct ycsb_args a = ycsb_args_of("c", 1);
 			struct hist h;
 
 			if (ycsb_measure(exp, s, s, &a, rep, ++done, ns * reps,

@@ -808,7 +808,7 @@ static void room_section(FILE *md, const char *exp)
 	for (s = 0; s < ns; s++) {
 		const char *p = setups[s];
 
-		if (strncmp(p, "sim:", 4) || !strcmp(p, "sim:belady") ||
+		if (!is_simulated(p) || !strcmp(p, "sim:belady") ||
 		    !strcmp(p, "sim:oracle") || !strcmp(p, "sim:lfu_ideal"))
 			continue;
 		fprintf(md, "| %s |", p + 4);
