@@ -342,6 +342,7 @@ static void replay(const struct sim_trace *t, const struct sim_config *cfg,
 
 		sim->now_ns = t->timed ? r->time_ns - t0 :
 					 (u64)i * cfg->ns_per_request;
+		sim->tid = r->tid;
 		sim_timers_run();
 		if (every_prog && i && i % every == 0)
 			every_prog(NULL);
@@ -406,6 +407,8 @@ int sim_run(const struct sim_trace *t, const struct sim_setup *s,
 	}
 	if (s->record)
 		ret = sim_record_open(s->record, cfg->cache_pages, err, len);
+	if (!ret && ops)
+		ret = sim_tid_maps_fill(s->tid_maps, s->nr_tid_maps, err, len);
 	if (!ret)
 		ret = bind(ops, err, len);
 	if (!ret) {

@@ -88,6 +88,7 @@ struct sim_cache {
 	struct sim_folio *call_folio;
 
 	u64 now_ns;
+	u32 tid;		/* the thread of the request replayed */
 	struct sim_result *res;
 };
 
@@ -120,6 +121,9 @@ bool sim_memcg_ok(const struct mem_cgroup *memcg);
 /* Timers (maps.c): fire those due at sim->now_ns; free all state. */
 void sim_timers_run(void);
 void sim_maps_reset(void);
+/* Puts @m's threads in the policy's maps of that name; 0 or -errno. */
+int sim_tid_maps_fill(const struct sim_tid_map *m, unsigned int nr,
+		      char *err, size_t len);
 
 /* Models (models.c): load NAME=FILE before the run. */
 int sim_models_load(const struct sim_model_file *m, unsigned int nr,

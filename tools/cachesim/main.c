@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,8 @@ static struct setup setups[MAX_SETUPS];
 static unsigned int nr_setups;
 static struct sim_model_file models[8];
 static unsigned int nr_models;
+static struct sim_tid_map tid_maps[4];
+static unsigned int nr_tid_maps;
 static const char *every_prog;
 static unsigned long every;
 static const char *record;
@@ -63,6 +66,9 @@ static const char usage_text[] =
 "  -r, --record LOG    write what the policy submits to its ring buffer to\n"
 "                      LOG, as a cachectl trace log (the tracer's events,\n"
 "                      for lctrain); one policy and one size only\n"
+"  -T, --tids MAP=TID[,TID...]  put the threads TID... of the trace in the\n"
+"                      policies' thread map MAP (get_scan_tids: the scan\n"
+"                      threads of get_scan), as an application would\n"
 "  -e, --every PROG=N  run program PROG of the policies that have one (a\n"
 "                      SEC(\"syscall\") program, e.g. lhd_reconfigure) after\n"
 "                      every N references, as a loader would\n"
@@ -252,6 +258,8 @@ static int run_all(const struct sim_trace *t, const unsigned long long *sizes,
 					.policy = s->path, .knobs = s->knobs,
 					.nr_knobs = s->nr_knobs, .models = models,
 					.nr_models = nr_models,
+					.tid_maps = tid_maps,
+					.nr_tid_maps = nr_tid_maps,
 					.every_prog = every_prog, .every = every,
 					.record = record,
 				};
@@ -362,6 +370,39 @@ static void print_tsv(const unsigned long long *sizes, unsigned int nr_sizes,
 	}
 }
 
+/* --tids MAP=TID[,TID...] */
+static int parse_tid_map(char *arg)
+{
+	char *eq = strchr(arg, '='), *tid, *save;
+	struct sim_tid_map *m = &tid_maps[nr_tid_maps];
+	unsigned long long v;
+
+	if (!eq || eq == arg || nr_tid_maps == 4) {
+		fprintf(stderr, "cachesim: --tids MAP=TID[,TID...] (at most 4 maps), not '%s'\n",
+			arg);
+		return -1;
+	}
+	*eq = '\0';
+	m->map = arg;
+	m->nr = 0;
+	for (tid = strtok_r(eq + 1, ",", &save); tid; tid = strtok_r(NULL, ",", &save)) {
+		if (m->nr == SIM_MAX_TIDS) {
+			fprintf(stderr, "cachesim: --tids %s: at most %d threads\n",
+				arg, SIM_MAX_TIDS);
+			return -1;
+		}
+		if (parse_uint(tid, "--tids TID", 1, UINT32_MAX, &v))
+			return -1;
+		m->tids[m->nr++] = v;
+	}
+	if (!m->nr) {
+		fprintf(stderr, "cachesim: --tids %s: no thread\n", arg);
+		return -1;
+	}
+	nr_tid_maps++;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -372,6 +413,7 @@ int main(int argc, char **argv)
 		{ "ns-per-request", required_argument, NULL, 't' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "every", required_argument, NULL, 'e' },
+		{ "tids", required_argument, NULL, 'T' },
 		{ "record", required_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
@@ -388,7 +430,7 @@ int main(int argc, char **argv)
 	char err[512], *list, *p, *save;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:e:r:j:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:e:T:r:j:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (add_policies(optarg))
@@ -430,6 +472,10 @@ int main(int argc, char **argv)
 			*p = '\0';
 			every_prog = optarg;
 			every = v;
+			break;
+		case 'T':
+			if (parse_tid_map(optarg))
+				return 2;
 			break;
 		case 'r':
 			record = optarg;

@@ -11,10 +11,12 @@
  * BPF's pointers to map values require.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "policy.h"
 #include "record.h"
 #include "bpf/bpf_helpers.h"
 
@@ -352,10 +354,42 @@ unsigned long long bpf_ktime_get_boot_ns(void)
 	return sim->now_ns;
 }
 
-/* One task: tgid and pid 1. */
+/* One process (tgid 1); the request's thread, 1 if the trace has none. */
 unsigned long long bpf_get_current_pid_tgid(void)
 {
-	return 1ULL << 32 | 1;
+	return 1ULL << 32 | (sim && sim->tid ? sim->tid : 1);
+}
+
+int sim_tid_maps_fill(const struct sim_tid_map *m, unsigned int nr,
+		      char *err, size_t len)
+{
+	/* What CACHE_EXT_TID_MAP() declares (bpf/include/cache_ext.bpf.h). */
+	static const struct cachesim_map_def tid_map = {
+		.name = "tid map", .type = BPF_MAP_TYPE_HASH,
+		.key_size = sizeof(u32), .value_size = sizeof(u8),
+		.max_entries = 1024,
+	};
+	unsigned int i, j;
+	u8 one = 1;
+
+	for (i = 0; i < nr; i++) {
+		void *home = sim_policy_function(m[i].map);
+		struct cachesim_map *cm;
+
+		if (!home)
+			continue;	/* not this policy's */
+		cm = cachesim_map_of(home, &tid_map);
+		if (cm->def.key_size != sizeof(u32) ||
+		    cm->def.value_size != sizeof(u8)) {
+			snprintf(err, len, "%s is no map of threads (CACHE_EXT_TID_MAP)",
+				 m[i].map);
+			return -EINVAL;
+		}
+		for (j = 0; j < m[i].nr; j++)
+			if (cachesim_map_update(cm, &m[i].tids[j], &one, BPF_ANY))
+				return -ENOMEM;
+	}
+	return 0;
 }
 
 unsigned int bpf_get_smp_processor_id(void)

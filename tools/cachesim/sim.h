@@ -21,6 +21,7 @@ struct sim_req {
 	uint64_t time_ns;
 	uint64_t index;		/* page index in its file */
 	uint32_t file;		/* index into sim_trace.files */
+	uint32_t tid;		/* the thread that made it; 0: the only one */
 	uint8_t op;		/* enum sim_op */
 };
 
@@ -47,6 +48,8 @@ struct sim_trace {
  * (one key per line: a page number, or any other word, which names a
  * page of its own), "lclog" (a log of cachectl trace: insertions and
  * accesses as the kernel reported them), or NULL to tell by the content.
+ * A text line may name the thread that made the reference as a third
+ * field, a number: "KEY r 2" (bpf_get_current_pid_tgid() returns it).
  * A @path of the form zipf:PAGES:READS:THETA:SEED[:PERM_SEED] is
  * generated instead (sim_trace_zipf()).
  * Returns 0, or -errno with the reason in @err.
@@ -101,6 +104,18 @@ struct sim_knob {
 	const char *value;
 };
 
+/*
+ * Threads named to a policy: the TIDs to put in a map the policy declares
+ * with CACHE_EXT_TID_MAP() (get_scan_tids, no_cache_tids), as an
+ * application does with the pinned map.
+ */
+#define SIM_MAX_TIDS	16
+struct sim_tid_map {
+	const char *map;
+	uint32_t tids[SIM_MAX_TIDS];
+	unsigned int nr;
+};
+
 /* A model for the model kfuncs: NAME=FILE (LearnedCache JSON). */
 struct sim_model_file {
 	const char *name;
@@ -113,6 +128,9 @@ struct sim_setup {
 	unsigned int nr_knobs;
 	const struct sim_model_file *models;
 	unsigned int nr_models;
+	/* Maps of threads; a policy without such a map ignores it. */
+	const struct sim_tid_map *tid_maps;
+	unsigned int nr_tid_maps;
 	/*
 	 * A program of the policy (a SEC("syscall") one, such as
 	 * lhd_reconfigure) to run after every @every references, as a

@@ -207,8 +207,8 @@ static int read_text(FILE *f, const char *path, struct sim_trace *t,
 	if (ret)
 		return ret;
 	while (!ret && fgets(line, sizeof(line), f)) {
-		char *key, *mode, *end, *save;
-		uint64_t index;
+		char *key, *mode, *thread, *end, *save;
+		uint64_t index, tid = 0;
 		enum sim_op op = SIM_READ;
 
 		lineno++;
@@ -223,6 +223,18 @@ static int read_text(FILE *f, const char *path, struct sim_trace *t,
 				 path, lineno, mode);
 			ret = -EINVAL;
 			break;
+		}
+		thread = mode ? strtok_r(NULL, " \t\r\n", &save) : NULL;
+		if (thread) {
+			errno = 0;
+			tid = strtoull(thread, &end, 10);
+			if (*end || errno || !isdigit((unsigned char)thread[0]) ||
+			    tid > UINT32_MAX) {
+				snprintf(err, len, "%s:%lu: '%s': expected a thread number after the mode",
+					 path, lineno, thread);
+				ret = -EINVAL;
+				break;
+			}
 		}
 		errno = 0;
 		index = strtoull(key, &end, 10);
@@ -242,9 +254,11 @@ static int read_text(FILE *f, const char *path, struct sim_trace *t,
 			if (added)
 				*id = names.nr - 1;
 			ret = sim_trace_add(t, 0, 2, *id, op, 0);
-			continue;
+		} else {
+			ret = sim_trace_add(t, 0, 1, index, op, 0);
 		}
-		ret = sim_trace_add(t, 0, 1, index, op, 0);
+		if (!ret)
+			t->req[t->nr - 1].tid = tid;
 	}
 	keyset_free(&names);
 	return ret;

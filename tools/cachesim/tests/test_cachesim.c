@@ -316,6 +316,17 @@ static void test_traces(void)
 	ret = sim_trace_read(path, "text", &t, err, sizeof(err));
 	check(ret == -EINVAL && strstr(err, "expected r or w"), "text: bad mode: %s", err);
 
+	write_file(path, "7 r 3\n8\n9 w 4000000000\n");
+	ret = sim_trace_read(path, "text", &t, err, sizeof(err));
+	check(!ret && t.nr == 3 && t.req[0].tid == 3 && t.req[1].tid == 0 &&
+	      t.req[2].tid == 4000000000U && t.req[2].op == SIM_WRITE,
+	      "text: a thread number after the mode");
+	sim_trace_free(&t);
+	write_file(path, "7 r 3\n8 r t2\n");
+	ret = sim_trace_read(path, "text", &t, err, sizeof(err));
+	check(ret == -EINVAL && strstr(err, ":2: 't2': expected a thread number"),
+	      "text: a bad thread is named: %s", err);
+
 	snprintf(path, sizeof(path), "%s/t.lclog", dir);
 	lclog_header_init(&hdr);
 	memset(ev, 0, sizeof(ev));
@@ -370,6 +381,53 @@ static long long by_hand(const char *which, const unsigned int refs[7])
 }
 
 /* The references by hand, and their order on Zipf. */
+/*
+ * get_scan's scan threads come from its map of threads, filled as the
+ * application fills the pinned map: thread 1 reads 150 hot pages, thread 2
+ * scans new pages between its rounds.  With thread 2 named, the scans go
+ * first and the hot pages stay; unnamed, get_scan is an LRU.
+ */
+static void test_tid_maps(void)
+{
+	struct sim_tid_map named = { .map = "get_scan_tids", .tids = { 2 }, .nr = 1 };
+	struct sim_config cfg = { .cache_pages = 200, .batch = 32,
+				  .ns_per_request = 100000 };
+	struct sim_setup s = { .policy = policy("get_scan") };
+	struct sim_result plain, with, fifo, fifo_named;
+	unsigned long long x = 7, scan = 1000;
+	struct sim_trace t;
+	int i, j, ret;
+
+	memset(&t, 0, sizeof(t));
+	for (i = 0; i < 50; i++) {
+		for (j = 0; j < 300; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			sim_trace_add(&t, 0, 1, x % 150, SIM_READ, 0);
+			t.req[t.nr - 1].tid = 1;
+		}
+		for (j = 0; j < 200; j++) {
+			sim_trace_add(&t, 0, 1, scan++, SIM_READ, 0);
+			t.req[t.nr - 1].tid = 2;
+		}
+	}
+	sim_trace_finish(&t);
+	ret = sim_run_isolated(&t, &s, &cfg, &plain, err, sizeof(err));
+	s.tid_maps = &named;
+	s.nr_tid_maps = 1;
+	ret = ret ?: sim_run_isolated(&t, &s, &cfg, &with, err, sizeof(err));
+	s.policy = policy("fifo");
+	ret = ret ?: sim_run_isolated(&t, &s, &cfg, &fifo_named, err, sizeof(err));
+	s.nr_tid_maps = 0;
+	ret = ret ?: sim_run_isolated(&t, &s, &cfg, &fifo, err, sizeof(err));
+	check(!ret && with.misses < plain.misses * 7 / 10 && with.misses >= 10150,
+	      "--tids: get_scan evicts the named scan thread's pages first (%llu misses, %llu unnamed)",
+	      (unsigned long long)with.misses, (unsigned long long)plain.misses);
+	check(!ret && fifo_named.misses == fifo.misses,
+	      "--tids: a policy without that map ignores it (fifo: %llu, %llu)",
+	      (unsigned long long)fifo_named.misses, (unsigned long long)fifo.misses);
+	sim_trace_free(&t);
+}
+
 static void test_oracles(const struct sim_trace *zipf)
 {
 	/* 1 2 3 (2 goes: used last) 1 4 (3 goes: never again) 1 2 */
@@ -614,6 +672,7 @@ int main(void)
 	test_scored_and_ejection();
 	test_knobs(&zipf);
 	test_traces();
+	test_tid_maps();
 	test_oracles(&zipf);
 	test_record(&zipf);
 	test_model_signal(&zipf);
