@@ -234,25 +234,13 @@ TEST_F_TIMEOUT(learned, no_model_is_fifo_and_says_so, 600)
 }
 
 /* A model that ranks by idle time alone, exported with @auc. */
-static int write_model(const char *path, const char *auc)
+static int write_idle_model(const char *path, const char *auc)
 {
-	static const char *const names[] = {
-		"page_dt1", "page_dt2", "inode_dt1", "inode_dt2", "distance",
-		"file_pages", "page_ema", "inode_ema", "idle",
-	};
-	FILE *f = fopen(path, "w");
-	int i;
+	char members[64];
 
-	if (!f)
-		return -1;
-	fprintf(f, "{\"features\":[");
-	for (i = 0; i < 9; i++)
-		fprintf(f, "%s{\"name\":\"%s\",%s}", i ? "," : "", names[i],
-			i == 8 ? "\"n_bins\":3,\"bin_edges\":[100000000,1000000000],"
-				 "\"weights_int\":[9,3,0]" :
-				 "\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[0]");
-	fprintf(f, "],\"bias_int\":0,\"weight_scale\":1,\"holdout_auc\":%s}", auc);
-	return fclose(f);
+	snprintf(members, sizeof(members), ",\"holdout_auc\":%s", auc);
+	return write_model(path, 8, "\"n_bins\":3,\"bin_edges\":[100000000,1000000000],"
+				    "\"weights_int\":[9,3,0]", members);
 }
 
 /* ml_rank's scorings and its calls without signal in one run. */
@@ -288,7 +276,7 @@ TEST_F_TIMEOUT(learned, model_without_signal_is_not_scored, 600)
 	unsigned long long scored, no_signal;
 	long long fifo, rank;
 
-	ASSERT_EQ(write_model(self->model, "0.5"), 0);
+	ASSERT_EQ(write_idle_model(self->model, "0.5"), 0);
 	ASSERT_EQ(run_cmd(self->out, sizeof(self->out), "%s model load learned %s",
 			  getenv("CACHECTL"), self->model), 0) TH_LOG("%s", self->out);
 	EXPECT_NE(strstr(self->out, "hold-out AUC 0.500 is about chance"), NULL)
@@ -299,7 +287,7 @@ TEST_F_TIMEOUT(learned, model_without_signal_is_not_scored, 600)
 	EXPECT_GT(no_signal, 0);
 	EXPECT_LT(llabs(rank - fifo) * 50, fifo) TH_LOG("fifo %lld, ml_rank %lld", fifo, rank);
 
-	ASSERT_EQ(write_model(self->model, "0.9"), 0);
+	ASSERT_EQ(write_idle_model(self->model, "0.9"), 0);
 	ASSERT_EQ(run_cmd(self->out, sizeof(self->out), "%s model load learned %s",
 			  getenv("CACHECTL"), self->model), 0) TH_LOG("%s", self->out);
 	EXPECT_EQ(strstr(self->out, "about chance"), NULL) TH_LOG("%s", self->out);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The policy lab in the VM: each policy, run by the kernel on a Zipfian
- * workload, against cachesim running the same policy source on the same
- * sequence of reads; and cachectl advise recommending the policy that
- * wins on workloads whose best policy is known (a loop over a file larger
- * than the cgroup: MRU; Zipfian reads: a frequency policy).
+ * The policy lab in the VM: the mglru port against the kernel's MGLRU,
+ * and cachectl advise recommending the policy that wins on workloads
+ * whose best policy is known (a loop over a file larger than the cgroup:
+ * MRU; Zipfian reads: a frequency policy).  Each policy against the
+ * simulator: test_fidelity.
  *
  * cachesim is $CACHESIM, or beside $CACHECTL's build.
  */
@@ -32,7 +32,7 @@
 FIXTURE(sim) {
 	char *cg;
 	uint64_t cg_id;
-	char file[PATH_MAX], trace[PATH_MAX], sim[PATH_MAX];
+	char file[PATH_MAX], sim[PATH_MAX];
 	struct policy p;
 	char out[16384];
 };
@@ -54,7 +54,6 @@ FIXTURE_SETUP(sim)
 	ASSERT_NE(self->cg, NULL);
 	self->cg_id = cgroup_id_of(self->cg);
 	scratch_path(self->file, sizeof(self->file), "sim");
-	scratch_path(self->trace, sizeof(self->trace), "sim.trace");
 }
 
 FIXTURE_TEARDOWN(sim)
@@ -67,144 +66,22 @@ FIXTURE_TEARDOWN(sim)
 	run_cmd(out, sizeof(out), "%s detach mru; %s detach lfu; %s detach s3fifo",
 		getenv("CACHECTL"), getenv("CACHECTL"), getenv("CACHECTL"));
 	unlink(self->file);
-	unlink(self->trace);
 	if (self->cg) {
 		cg_destroy(self->cg);
 		free(self->cg);
 	}
 }
 
-/* The page cache of @cg in pages (memory.stat "file"). */
-static long file_pages(const char *cg)
-{
-	char buf[8192], *p;
-
-	if (cg_read(cg, "memory.stat", buf, sizeof(buf)))
-		return -1;
-	p = strstr(buf, "\nfile ");
-	return p ? strtol(p + 6, NULL, 10) / 4096 : -1;
-}
-
-/* zipf_reads()'s sequence of pages, one per line, for cachesim. */
-static int write_zipf_trace(const char *path)
-{
-	FILE *f = fopen(path, "w");
-	struct zipf z;
-	size_t i;
-
-	if (!f || zipf_init(&z, ZIPF_PAGES, ZIPF_THETA, ZIPF_SEED))
-		return -1;
-	for (i = 0; i < ZIPF_READS; i++)
-		fprintf(f, "%llu\n", (unsigned long long)
-			((zipf_next(&z) * 2654435761ULL) % ZIPF_PAGES));
-	zipf_free(&z);
-	return fclose(f);
-}
-
-/* lhd reconfigures every RECONFIGURE_EVERY reads, in both. */
-#define RECONFIGURE_EVERY	5000
-
-struct zipf_run {
-	const char *path;
-	struct policy *p;	/* lhd: reconfigured from here */
-};
-
-static void reconfigure(void *p)
-{
-	policy_run(p, "lhd_reconfigure");
-}
-
 static int zipf_workload(const char *cgroup, void *arg)
 {
-	struct zipf_run *r = arg;
-
-	return zipf_reads_tick(r->path, ZIPF_PAGES, ZIPF_READS, ZIPF_THETA,
-			       ZIPF_SEED, r->p ? RECONFIGURE_EVERY : 0,
-			       reconfigure, r->p) ? EXIT_FAILURE : EXIT_SUCCESS;
-}
-
-/* cachesim's misses for @policy (knobs after ':') at @pages, or -1. */
-static long long sim_misses(FIXTURE_DATA(sim) *self, const char *policy,
-			    long pages)
-{
-	char name[64];
-	long long misses;
-	char *line;
-
-	if (run_cmd(self->out, sizeof(self->out),
-		    "%s -o tsv -j 1 -e lhd_reconfigure=%d -p %s -s %ld %s",
-		    self->sim, RECONFIGURE_EVERY, policy, pages, self->trace))
-		return -1;
-	line = strchr(self->out, '\n');
-	if (!line || sscanf(line + 1, "%63s %*u %*u %lld", name, &misses) != 2)
-		return -1;
-	return misses;
-}
-
-/*
- * Each policy in the kernel and in cachesim, on one sequence of 30,000
- * Zipfian reads of 48 MiB in a 16 MiB cgroup (no readahead).  The
- * simulated cache is the cgroup's page cache at the end of the kernel's
- * run.  What the simulator leaves out: pages the kernel charges beside
- * the page cache (the cgroup holds a little less at some moments than at
- * the end), folios reclaim meets busy, and new folios in per-CPU LRU
- * batches, which MRU, evicting the newest, meets most.  lhd reconfigures
- * every 5,000 reads in both, from user space: its timer would tie the
- * kernel's result to the machine's speed.
- */
-TEST_F(sim, policies_in_the_kernel_match_the_simulator)
-{
-	static const struct {
-		const char *policy, *knobs, *sim;
-		double tolerance;
-	} cases[] = {
-		{ "fifo", NULL, "fifo", 0.03 },
-		{ "lfu", NULL, "lfu", 0.03 },
-		{ "s3fifo", NULL, "s3fifo", 0.03 },
-		{ "mglru", NULL, "mglru", 0.03 },
-		{ "mru", NULL, "mru", 0.06 },
-		{ "lhd", "reconfigure_ms=0", "lhd:reconfigure_ms=0", 0.03 },
-	};
-	unsigned int i, bad = 0;
-
-	ASSERT_EQ(set_lru_gen(0), 0);
-	ASSERT_EQ(make_file(self->file, ZIPF_PAGES), 0);
-	ASSERT_EQ(write_zipf_trace(self->trace), 0);
-	ASSERT_EQ(cg_write(self->cg, "memory.max", "16M"), 0);
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int lhd = !strcmp(cases[i].policy, "lhd");
-		struct zipf_run r = { self->file, lhd ? &self->p : NULL };
-		long long vm, sim;
-		long pages;
-		double rel;
-
-		EXPECT_EQ(drop_file_cache(self->file), 0);
-		EXPECT_EQ(trace_start(), 0);
-		ASSERT_EQ(policy_attach(&self->p, cases[i].policy, NULL, self->cg_id,
-					cases[i].knobs), 0);
-		vm = disk_pages_read();
-		EXPECT_EQ(cg_run(self->cg, zipf_workload, &r), 0);
-		vm = disk_pages_read() - vm;
-		pages = file_pages(self->cg);
-		EXPECT_EQ(trace_ejections(cases[i].policy), 0);
-		policy_detach(&self->p);
-		sim = sim_misses(self, cases[i].sim, pages);
-		EXPECT_GT(sim, 0) TH_LOG("cachesim: %s", self->out);
-		rel = sim > 0 ? (double)(sim - vm) / vm : 1;
-		TH_LOG("%-7s kernel %lld disk reads, cachesim %lld at %ld pages (%+.1f%%, tolerance %.0f%%)",
-		       cases[i].policy, vm, sim, pages, rel * 100, cases[i].tolerance * 100);
-		if (rel > cases[i].tolerance || -rel > cases[i].tolerance)
-			bad++;
-	}
-	set_lru_gen(1);
-	EXPECT_EQ(bad, 0);
+	return zipf_reads(arg, ZIPF_PAGES, ZIPF_READS, ZIPF_THETA, ZIPF_SEED) ?
+	       EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 /* Disk reads of the Zipfian workload under @policy (NULL: none). */
 static long long zipf_disk_reads(struct __test_metadata *_metadata,
 				 FIXTURE_DATA(sim) *self, const char *policy)
 {
-	struct zipf_run r = { self->file, NULL };
 	long long n;
 
 	EXPECT_EQ(drop_file_cache(self->file), 0);
@@ -212,7 +89,7 @@ static long long zipf_disk_reads(struct __test_metadata *_metadata,
 	if (policy)
 		EXPECT_EQ(policy_attach(&self->p, policy, NULL, self->cg_id, NULL), 0);
 	n = disk_pages_read();
-	EXPECT_EQ(cg_run(self->cg, zipf_workload, &r), 0);
+	EXPECT_EQ(cg_run(self->cg, zipf_workload, self->file), 0);
 	n = disk_pages_read() - n;
 	if (policy) {
 		EXPECT_EQ(trace_ejections(policy), 0);
@@ -231,7 +108,6 @@ TEST_F(sim, mglru_port_tracks_the_kernels_mglru)
 
 	ASSERT_EQ(set_lru_gen(1), 0);
 	ASSERT_EQ(make_file(self->file, ZIPF_PAGES), 0);
-	ASSERT_EQ(write_zipf_trace(self->trace), 0);
 	ASSERT_EQ(cg_write(self->cg, "memory.max", "16M"), 0);
 	kernel = zipf_disk_reads(_metadata, self, NULL);
 	port = zipf_disk_reads(_metadata, self, "mglru");

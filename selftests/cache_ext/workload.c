@@ -284,3 +284,24 @@ int run_cmd(char *out, size_t len, const char *fmt, ...)
 	st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
+
+int write_model(const char *path, unsigned int feature, const char *bins,
+		const char *members)
+{
+	static const char *const names[] = {
+		"page_dt1", "page_dt2", "inode_dt1", "inode_dt2", "distance",
+		"file_pages", "page_ema", "inode_ema", "idle", "page_ema_long",
+	};
+	unsigned int i, n = feature == 9 ? 10 : 9;
+	FILE *f = fopen(path, "w");
+
+	if (!f || feature >= n)
+		return -1;
+	fprintf(f, "{%s\"features\":[", n == 10 ? "\"format_version\":2," : "");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s{\"name\":\"%s\",%s}", i ? "," : "", names[i],
+			i == feature ? bins :
+			"\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[0]");
+	fprintf(f, "],\"bias_int\":0,\"weight_scale\":1%s}", members);
+	return fclose(f) ? -1 : 0;
+}

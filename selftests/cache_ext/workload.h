@@ -90,6 +90,18 @@ int run_traced(const char *cachectl, const char *cgroup, const char *log,
 int train_and_load(const char *who, const char *cachectl, const char *lctrain,
 		   const char *log, const char *model, char *out, size_t len);
 
+/*
+ * Writes a model as lctrain exports it whose one weighted feature is
+ * @feature (its index in lc_features.h) with @bins, the JSON of its bins
+ * ("\"n_bins\":3,\"bin_edges\":[..],\"weights_int\":[..]"); the others
+ * have one bin of weight 0.  Format version 2 (ten features) when the
+ * feature is page_ema_long (9), else LearnedCache's version 1 (nine).
+ * @members: more members of the model, each with its leading comma
+ * (",\"holdout_auc\":0.9"), or "".  Returns 0 or -1.
+ */
+int write_model(const char *path, unsigned int feature, const char *bins,
+		const char *members);
+
 /* Runs a shell command; stdout and stderr in @out; exit status or -1. */
 __attribute__((format(printf, 3, 4)))
 int run_cmd(char *out, size_t len, const char *fmt, ...);

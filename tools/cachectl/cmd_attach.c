@@ -24,6 +24,7 @@
 #include "cachectl.h"
 #include "cgroup.h"
 #include "nl.h"
+#include "policy_maps.h"
 #include "setvar.h"
 #include "struct_ops.h"
 
@@ -31,7 +32,9 @@ static const char attach_usage[] =
 "usage: cachectl attach OBJ.bpf.o [--name NAME] [--cgroup CGROUP] [--replace] [--set VAR=VALUE]...\n"
 "\n"
 "Loads the cache_ext policy in OBJ.bpf.o, registers it, and pins its link at\n"
-CTL_PIN_DIR "/NAME so that it stays registered after cachectl exits.\n"
+CTL_PIN_DIR "/NAME and its maps under " CTL_MAP_PIN_DIR "/NAME/ so that it\n"
+"stays registered, and works as it does while its loader runs (BPF timers\n"
+"live as long as a map's user references), after cachectl exits.\n"
 "\n"
 "  -n, --name NAME       register under NAME instead of the name in the object\n"
 "  -c, --cgroup CGROUP   bind the policy to CGROUP (path under the cgroup2 mount)\n"
@@ -60,7 +63,7 @@ static const char detach_usage[] =
 "\n"
 "Unregisters the policy NAME attached by 'cachectl attach' (unbinding it from\n"
 "all its cgroups, which go back to the kernel's own eviction) and removes\n"
-"its pin " CTL_PIN_DIR "/NAME.\n";
+"its pins " CTL_PIN_DIR "/NAME and " CTL_MAP_PIN_DIR "/NAME/.\n";
 
 static int verbose;
 
@@ -264,7 +267,8 @@ static int detach_pinned(const char *name)
 		ret = 0;
 	}
 	bpf_link__destroy(link);
-	return ret;
+	/* Unregistered first: its timers stop with the maps' last pins. */
+	return policy_maps_unpin(name) ?: ret;
 }
 
 /* Loads, registers, pins and maybe binds @a's policy: 0 or -errno. */
@@ -361,6 +365,13 @@ static int attach_one(struct attach_args *a)
 			 strerror(-ret));
 		goto out;
 	}
+	ret = policy_maps_pin(obj, name);
+	if (ret) {
+		ctl_warn("the policy '%s' was detached again", name);
+		bpf_link__unpin(link);
+		bpf_link__detach(link);
+		goto out;
+	}
 
 	if (a->cgroup) {
 		ret = nl_open(&nl);
@@ -373,6 +384,7 @@ static int attach_one(struct attach_args *a)
 				 name, cg_path, strerror(-ret));
 			bpf_link__unpin(link);
 			bpf_link__detach(link);
+			policy_maps_unpin(name);
 			goto out;
 		}
 	}
