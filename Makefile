@@ -309,9 +309,13 @@ sim: sim-build
 bench-learned-sim: sim-build $(LCTRAIN)
 	@bench/learned_sim.sh $(CACHESIM) $(LCTRAIN) $(BENCH_ARGS)
 
-# The simulator against libCacheSim's rows of ../shared/traces/README.md.
-sim-fidelity: sim-build
+# The simulator against libCacheSim's rows of ../shared/traces/README.md,
+# then every policy in the kernel against the simulator on test_fidelity's
+# two workloads, in the VM (about 3 minutes).
+sim-fidelity: sim-build kernel module selftests
 	@scripts/sim-fidelity.sh $(CACHESIM) $(SHARED_TRACE_DIR)
+	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) \
+		CACHESIM=$(CACHESIM) $(TOP)/scripts/sim-fidelity-kernel.sh $(SELFTEST_OUT)
 
 tools: $(CACHECTL) $(LCTRAIN) $(CACHESIM) $(SIM_POLICIES) $(HOST_TESTS)
 
