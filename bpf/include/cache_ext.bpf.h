@@ -96,14 +96,27 @@ static __always_inline u64 cache_ext_folio_ino(struct folio *folio)
  * flushers), so proposing it wastes a candidate slot.  A new folio reaches
  * the LRU from a per-CPU batch; the batch of a CPU the reader left may hold
  * it for a long time, and such folios sit at the head of a FIFO.
+ *
+ * Held counts too: a small folio with a reference beyond the page cache's
+ * and its mappings' cannot be freed (__remove_mapping() expects exactly
+ * those).  In 6.12 a folio queued for activation (a second read) keeps
+ * PG_lru in the per-CPU batch that holds such a reference, until that
+ * CPU drains it: reclaim isolates it and gives it back unfreed, and a
+ * policy that proposes it again each round gets nothing from the round.
  */
 static __always_inline bool cache_ext_folio_busy(struct folio *folio)
 {
 	unsigned long flags = folio->flags;
 
-	return (flags & (1UL << PG_locked)) || (flags & (1UL << PG_writeback)) ||
-	       (flags & (1UL << PG_dirty)) || !(flags & (1UL << PG_uptodate)) ||
-	       !(flags & (1UL << PG_lru));
+	if ((flags & (1UL << PG_locked)) || (flags & (1UL << PG_writeback)) ||
+	    (flags & (1UL << PG_dirty)) || !(flags & (1UL << PG_uptodate)) ||
+	    !(flags & (1UL << PG_lru)))
+		return true;
+	/* Large folios count their mappings elsewhere: not judged here. */
+	if (flags & (1UL << PG_head))
+		return false;
+	/* _mapcount is -1 when unmapped: page cache + mappings = 1 + mapcount + 1. */
+	return folio->_refcount.counter > folio->_mapcount.counter + 2;
 }
 
 /* Page index of a folio in its file. */
