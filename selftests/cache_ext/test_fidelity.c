@@ -384,6 +384,16 @@ static int simulate(FIXTURE_DATA(fidelity) *self, const char *policy,
 }
 
 /*
+ * lhd's timer fires every reconfigure_ms of wall-clock time in the kernel
+ * and at equal numbers of reads in the simulator (at the run's average
+ * rate): its reconfigurations fall on other reads.  Measured over 18
+ * runs of the zipf workload: kernel -3.5% to +0.5% of cachesim, mean
+ * -1.4%; getscan -2.0% to +0.4%.  Without its timer (before cachectl
+ * pinned the maps): -6.5% to -7.1% (zipf), -20% (getscan).
+ */
+#define LHD_TOLERANCE	0.05
+
+/*
  * What the simulator leaves out: pages the kernel charges beside the page
  * cache (the cgroup holds a little less at some moments than at the end),
  * folios reclaim meets busy, and new folios in per-CPU LRU batches, which
@@ -400,8 +410,8 @@ TEST_F_TIMEOUT(fidelity, policies_attached_as_users_do_match_the_simulator, 900)
 		{ "s3fifo", "attach", 0.03 },
 		{ "mglru", "attach", 0.03 },
 		{ "mru", "attach", 0.06 },
-		{ "lhd", "attach", 0.03 },
-		{ "lhd", "preload", 0.03 },
+		{ "lhd", "attach", LHD_TOLERANCE },
+		{ "lhd", "preload", LHD_TOLERANCE },
 		{ "get_scan", "attach", 0.03 },
 		{ "ml_protect", "attach", 0.03 },
 		{ "ml_rank", "attach", 0.03 },
