@@ -252,17 +252,11 @@ static int write_frequency_model(const char *path)
 
 FIXTURE_SETUP(fidelity)
 {
-	const char *sim = getenv("CACHESIM"), *ctl = getenv("CACHECTL");
-
-	if (!scratch_dir() || !ctl || !getenv("CACHE_EXT_CTL_KO"))
+	if (!scratch_dir() || !getenv("CACHECTL") || !getenv("CACHE_EXT_CTL_KO"))
 		SKIP(return, "run in the VM with CACHECTL and CACHE_EXT_CTL_KO set");
 	setenv("CACHECTL_MODULE", getenv("CACHE_EXT_CTL_KO"), 1);
-	if (sim)
-		snprintf(self->sim, sizeof(self->sim), "%s", sim);
-	else
-		snprintf(self->sim, sizeof(self->sim), "%.*s/../cachesim/cachesim",
-			 (int)(strrchr(ctl, '/') - ctl), ctl);
-	ASSERT_EQ(access(self->sim, X_OK), 0) TH_LOG("no cachesim at %s", self->sim);
+	ASSERT_EQ(cachesim_path(self->sim, sizeof(self->sim)), 0)
+		TH_LOG("no cachesim at %s", self->sim);
 	snprintf(self->objs, sizeof(self->objs), "%s",
 		 getenv("BPF_OBJ_DIR") ?: BPF_OBJ_DIR);
 	setenv("CACHECTL_BPF_DIR", self->objs, 1);	/* cachectl preload */
@@ -304,12 +298,9 @@ FIXTURE_TEARDOWN(fidelity)
 /* The page cache of @cg in pages (memory.stat "file"). */
 static long file_pages(const char *cg)
 {
-	char buf[8192], *p;
+	long bytes = cg_read_key_long(cg, "memory.stat", "\nfile ");
 
-	if (cg_read(cg, "memory.stat", buf, sizeof(buf)))
-		return -1;
-	p = strstr(buf, "\nfile ");
-	return p ? strtol(p + 6, NULL, 10) / 4096 : -1;
+	return bytes < 0 ? -1 : bytes / PAGE_SZ;
 }
 
 struct measured {

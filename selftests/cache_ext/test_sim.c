@@ -39,17 +39,11 @@ FIXTURE(sim) {
 
 FIXTURE_SETUP(sim)
 {
-	const char *sim = getenv("CACHESIM"), *ctl = getenv("CACHECTL");
-
-	if (!scratch_dir() || !ctl || !getenv("CACHE_EXT_CTL_KO"))
+	if (!scratch_dir() || !getenv("CACHECTL") || !getenv("CACHE_EXT_CTL_KO"))
 		SKIP(return, "run in the VM with CACHECTL and CACHE_EXT_CTL_KO set");
 	setenv("CACHECTL_MODULE", getenv("CACHE_EXT_CTL_KO"), 1);
-	if (sim)
-		snprintf(self->sim, sizeof(self->sim), "%s", sim);
-	else
-		snprintf(self->sim, sizeof(self->sim), "%.*s/../cachesim/cachesim",
-			 (int)(strrchr(ctl, '/') - ctl), ctl);
-	ASSERT_EQ(access(self->sim, X_OK), 0) TH_LOG("no cachesim at %s", self->sim);
+	ASSERT_EQ(cachesim_path(self->sim, sizeof(self->sim)), 0)
+		TH_LOG("no cachesim at %s", self->sim);
 	self->cg = memcg_create("cache_ext_sim");
 	ASSERT_NE(self->cg, NULL);
 	self->cg_id = cgroup_id_of(self->cg);

@@ -305,3 +305,17 @@ int write_model(const char *path, unsigned int feature, const char *bins,
 	fprintf(f, "],\"bias_int\":0,\"weight_scale\":1%s}", members);
 	return fclose(f) ? -1 : 0;
 }
+
+int cachesim_path(char *buf, size_t len)
+{
+	const char *sim = getenv("CACHESIM"), *ctl = getenv("CACHECTL");
+
+	if (sim)
+		snprintf(buf, len, "%s", sim);
+	else if (ctl && strrchr(ctl, '/'))
+		snprintf(buf, len, "%.*s/../cachesim/cachesim",
+			 (int)(strrchr(ctl, '/') - ctl), ctl);
+	else
+		return -1;
+	return access(buf, X_OK) ? -1 : 0;
+}

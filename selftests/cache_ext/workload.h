@@ -102,6 +102,13 @@ int train_and_load(const char *who, const char *cachectl, const char *lctrain,
 int write_model(const char *path, unsigned int feature, const char *bins,
 		const char *members);
 
+/*
+ * cachesim's path into @buf: $CACHESIM, or beside $CACHECTL's build
+ * (build/cachesim/cachesim next to build/cachectl/cachectl).  0 if it is
+ * an executable there, -1 if not (or neither variable is set).
+ */
+int cachesim_path(char *buf, size_t len);
+
 /* Runs a shell command; stdout and stderr in @out; exit status or -1. */
 __attribute__((format(printf, 3, 4)))
 int run_cmd(char *out, size_t len, const char *fmt, ...);

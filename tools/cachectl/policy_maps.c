@@ -18,7 +18,8 @@
 #include "cachectl.h"
 #include "policy_maps.h"
 
-void policy_maps_dir(const char *policy, char *buf, size_t len)
+/* The directory of @policy's map pins into @buf. */
+static void policy_maps_dir(const char *policy, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%s", CTL_MAP_PIN_DIR, policy);
 }

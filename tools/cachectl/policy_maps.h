@@ -22,12 +22,9 @@ struct bpf_object;
 
 #define CTL_MAP_PIN_DIR	"/sys/fs/bpf/cache_ext_maps"
 
-/* The directory of @policy's map pins into @buf. */
-void policy_maps_dir(const char *policy, char *buf, size_t len);
-
 /*
  * Pins each map of the loaded @obj but its struct_ops map and the maps
- * libbpf pinned itself (LIBBPF_PIN_BY_NAME) under policy_maps_dir(@policy),
+ * libbpf pinned itself (LIBBPF_PIN_BY_NAME) under CTL_MAP_PIN_DIR/@policy/,
  * named as libbpf names them with '_' for '.' (lhd_bss: bpffs refuses
  * names with dots), first removing what an earlier attach of that name
  * left there.
