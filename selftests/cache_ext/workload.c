@@ -248,9 +248,12 @@ int train_and_load(const char *who, const char *cachectl, const char *lctrain,
 		   const char *log, const char *model, char *out, size_t len)
 {
 	char load[1024];
+	int st;
 
-	if (run_cmd(out, len, "%s -o %s %s", lctrain, model, log)) {
-		fprintf(stderr, "%s: lctrain failed:\n%s", who, out);
+	st = run_cmd(out, len, "%s -o %s %s", lctrain, model, log);
+	if (st) {
+		fprintf(stderr, "%s: lctrain failed (%d) on %s:\n%s", who, st, log,
+			out);
 		return -1;
 	}
 	if (run_cmd(load, sizeof(load), "%s model load learned %s", cachectl,
@@ -273,16 +276,36 @@ int run_cmd(char *out, size_t len, const char *fmt, ...)
 	vsnprintf(cmd, sizeof(cmd) - 8, fmt, ap);
 	va_end(ap);
 	strcat(cmd, " 2>&1");
+	out[0] = '\0';
 	p = popen(cmd, "r");
-	if (!p)
+	if (!p) {
+		snprintf(out, len, "cannot run '%s': %s\n", cmd, strerror(errno));
 		return -1;
+	}
 	while (pos + 1 < len && fgets(out + pos, len - pos, p))
 		pos += strlen(out + pos);
 	out[pos] = '\0';
 	while (fgetc(p) != EOF)
 		;
 	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	if (st < 0) {
+		snprintf(out + pos, len - pos, "'%s': %s\n", cmd, strerror(errno));
+		return -1;
+	}
+	/*
+	 * Say how it ended: a command killed by a signal prints nothing, and
+	 * the shell reports its signal as an exit status above 128.
+	 */
+	if (WIFSIGNALED(st)) {
+		snprintf(out + pos, len - pos, "'%s' was killed by signal %d (%s)\n",
+			 cmd, WTERMSIG(st), strsignal(WTERMSIG(st)));
+		return -1;
+	}
+	st = WEXITSTATUS(st);
+	if (st > 128 && st < 128 + NSIG)
+		snprintf(out + pos, len - pos, "'%s' was killed by signal %d (%s)\n",
+			 cmd, st - 128, strsignal(st - 128));
+	return st;
 }
 
 int write_model(const char *path, unsigned int feature, const char *bins,

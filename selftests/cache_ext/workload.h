@@ -109,7 +109,10 @@ int write_model(const char *path, unsigned int feature, const char *bins,
  */
 int cachesim_path(char *buf, size_t len);
 
-/* Runs a shell command; stdout and stderr in @out; exit status or -1. */
+/*
+ * Runs a shell command; stdout and stderr in @out; its exit status, or -1
+ * if it could not run or was killed (then @out ends with how, in words).
+ */
 __attribute__((format(printf, 3, 4)))
 int run_cmd(char *out, size_t len, const char *fmt, ...);
 
