@@ -21,6 +21,7 @@ struct event_counts {
 	u64 added;
 	u64 accessed;
 	u64 removed;
+	u64 mapped;	/* folio_mapped_accessed() reports */
 };
 
 /* Sized for the tests and the demo; full means later inodes go uncounted. */
@@ -90,6 +91,15 @@ void CACHE_EXT_OP(count_removed, struct folio *folio,
 		__sync_fetch_and_add(&c->removed, 1);
 }
 
+void CACHE_EXT_OP(count_mapped_accessed, struct folio *folio,
+		  struct mem_cgroup *memcg, u32 nr_ptes)
+{
+	struct event_counts *c = counts_of(folio, memcg);
+
+	if (c)
+		__sync_fetch_and_add(&c->mapped, 1);
+}
+
 SEC(".struct_ops.link")
 struct cache_ext_ops count_events = {
 	.init		= (void *)count_init,
@@ -97,5 +107,6 @@ struct cache_ext_ops count_events = {
 	.folio_added	= (void *)count_added,
 	.folio_accessed	= (void *)count_accessed,
 	.folio_removed	= (void *)count_removed,
+	.folio_mapped_accessed = (void *)count_mapped_accessed,
 	.name		= "count_events",
 };

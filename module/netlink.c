@@ -86,6 +86,7 @@ static int put_stats(struct sk_buff *skb, const struct cache_ext_stats_snapshot 
 		CACHE_EXT_A_STAT_TRACKED, CACHE_EXT_A_STAT_REGISTRY_BYTES,
 		CACHE_EXT_A_STAT_ACCESSES, CACHE_EXT_A_STAT_MISSES,
 		CACHE_EXT_A_STAT_REFAULTS, CACHE_EXT_A_STAT_EVICT_BUSY,
+		CACHE_EXT_A_STAT_MAPPED_ACCESSES,
 	};
 	const u64 *val = (const u64 *)s;
 	struct nlattr *nest;

@@ -25,7 +25,7 @@
 #define NR_PAGES 64
 
 struct event_counts {
-	__u64 added, accessed, removed;
+	__u64 added, accessed, removed, mapped;
 };
 
 /* Counts the policy saw for @path's inode in cgroup @cgroup_id. */

@@ -252,6 +252,7 @@ const char *nl_stat_name(unsigned int stat)
 		[CACHE_EXT_A_STAT_MISSES]	= "misses",
 		[CACHE_EXT_A_STAT_REFAULTS]	= "refaults",
 		[CACHE_EXT_A_STAT_EVICT_BUSY]	= "evict_busy",
+		[CACHE_EXT_A_STAT_MAPPED_ACCESSES] = "mapped_accesses",
 	};
 
 	return stat < sizeof(names) / sizeof(names[0]) ? names[stat] : NULL;
