@@ -8,6 +8,14 @@
  * the policy's evict_folios() proposes, the kernel evicts the candidates
  * (folio_removed() first) and its own LRU evicts any shortfall.
  *
+ * A use through a mapping (SIM_MAPPED) faults a missing page in and
+ * otherwise only sets the page-table bit: no folio_accessed().  Reclaim
+ * looks at the bit of each candidate and of each folio its LRU would
+ * evict, keeps the folio if it is set, and tells the policy
+ * (folio_mapped_accessed()), as the classic LRU's reclaim does; MGLRU's
+ * aging walk, which also reports folios that are not candidates, is not
+ * modelled.
+ *
  * Differences from the kernel, all on purpose: one thread; no folio is
  * ever busy (locked, dirty, under writeback); no readahead beyond what a
  * trace records (SIM_INSERT); the cgroup holds page cache only, so its
@@ -137,40 +145,104 @@ static void evict(struct sim_folio *f)
 	sim->nr_cached--;
 }
 
-/* One reclaim round: @want folios, the policy's first. */
-static void reclaim(u32 want)
+/*
+ * Reclaim looks at @f, used through a mapping since it last looked: it
+ * clears the bit, tells the policy (folio_mapped_accessed(), or
+ * folio_accessed() if the policy has none) and keeps @f, at the young end
+ * of its LRU, as the kernel activates it.
+ */
+static void mapped_look(struct sim_folio *f)
+{
+	const struct cache_ext_ops *ops = sim->ops;
+	u32 slot = sim_slot(f);
+
+	f->young = false;
+	sim->res->mapped_accesses++;
+	lru_unlink(slot);
+	lru_add_tail(slot);
+	if (!ops || sim->res->ejected)
+		return;
+	sim->call_folio = f;
+	if (ops->folio_mapped_accessed)
+		ops->folio_mapped_accessed(&f->folio, &sim->memcg, 1);
+	else if (ops->folio_accessed)
+		ops->folio_accessed(&f->folio, &sim->memcg);
+	sim->call_folio = NULL;
+}
+
+/*
+ * Asks the policy for @want folios and evicts its candidates, but for
+ * those used through a mapping since reclaim last looked (kept, and
+ * reported).  Returns the folios evicted; *@kept gets the ones kept.
+ */
+static u32 reclaim_policy(u32 want, u32 *kept)
 {
 	const struct cache_ext_ops *ops = sim->ops;
 	struct sim_result *res = sim->res;
+	struct sim_evict_req req;
 	u32 taken = 0, i;
 
-	if (ops && ops->evict_folios && !res->ejected) {
-		struct sim_evict_req req;
+	memset(&req, 0, sizeof(req));
+	req.ctx.nr_requested = want;
+	sim->req = &req;
+	ops->evict_folios(&req.ctx, &sim->memcg);
+	sim->req = NULL;
+	sim->call_folio = NULL;
+	res->evict_calls++;
+	res->requested += want;
+	res->proposed += req.proposed;
+	if (req.too_many)
+		eject("evict_folios() proposed %u folios, %u asked for",
+		      req.proposed, want);
+	*kept = 0;
+	for (i = 0; i < req.ctx.nr_proposed; i++) {
+		struct sim_folio *f = req.folios[i];
 
-		memset(&req, 0, sizeof(req));
-		req.ctx.nr_requested = want;
-		sim->req = &req;
-		ops->evict_folios(&req.ctx, &sim->memcg);
-		sim->req = NULL;
-		sim->call_folio = NULL;
-		res->evict_calls++;
-		res->requested += want;
-		res->proposed += req.proposed;
-		if (req.too_many)
-			eject("evict_folios() proposed %u folios, %u asked for",
-			      req.proposed, want);
-		for (i = 0; i < req.ctx.nr_proposed; i++) {
-			if (!req.folios[i]->cached)
-				continue;
-			evict(req.folios[i]);
-			taken++;
+		if (!f->cached)
+			continue;
+		if (f->young) {
+			mapped_look(f);
+			res->mapped_kept++;
+			(*kept)++;
+			continue;
 		}
-		res->accepted += taken;
+		evict(f);
+		taken++;
 	}
-	for (; taken < want && sim->nr_cached; taken++) {
-		evict(&sim->folios[sim->lru[sim->cap].next]);
+	res->accepted += taken;
+	return taken;
+}
+
+/*
+ * One reclaim round: @want folios, the policy's first.  As the kernel's
+ * reclaim loop asks the policy again while it is short of its target, a
+ * round asks again after candidates were kept for their mapped use (a
+ * few times at most: each look clears the bit it kept them for).  The
+ * fallback LRU gives a folio used through a mapping a second chance.
+ */
+static void reclaim(u32 want)
+{
+	const struct cache_ext_ops *ops = sim->ops;
+	u32 taken = 0, kept = 0, asks = 0;
+
+	if (ops && ops->evict_folios) {
+		do {
+			if (sim->res->ejected)
+				break;
+			taken += reclaim_policy(want - taken, &kept);
+		} while (taken < want && kept && ++asks < 4);
+	}
+	while (taken < want && sim->nr_cached) {
+		struct sim_folio *f = &sim->folios[sim->lru[sim->cap].next];
+
+		if (f->young) {
+			mapped_look(f);
+			continue;
+		}
+		evict(f);
+		taken++;
 		if (ops)
-			res->fallback++;
+			sim->res->fallback++;
 	}
 }
 
@@ -195,6 +267,7 @@ static struct sim_folio *insert(const struct sim_trace *t, u32 file,
 	f->data = 0;
 	f->list = SIM_NO_LIST;
 	f->cached = true;
+	f->young = false;
 	sim->table[registry_pos(file, index)] = slot + 1;
 	lru_add_tail(slot);
 	sim->nr_cached++;
@@ -360,7 +433,11 @@ static void replay(const struct sim_trace *t, const struct sim_config *cfg,
 		sim->res->accesses++;
 		if (!f)
 			f = insert(t, r->file, r->index, r->op, batch, &admitted);
-		folio_access(f);
+		/* A use through a mapping sets a bit, no call: see mapped_look(). */
+		if (r->op == SIM_MAPPED)
+			f->young = true;
+		else
+			folio_access(f);
 		/* Not admitted: read, handed over, dropped. */
 		if (!admitted) {
 			sim->res->not_admitted++;

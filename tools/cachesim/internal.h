@@ -26,6 +26,7 @@ struct sim_folio {
 	s32 list;		/* SIM_NO_LIST, or the list it is on */
 	u32 file;
 	bool cached;
+	bool young;		/* used through a mapping since last looked at */
 };
 
 struct sim_node {

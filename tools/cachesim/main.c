@@ -76,6 +76,12 @@ static const char usage_text[] =
 "  -o, --output F      table (default) or tsv\n"
 "  -h, --help          this text\n"
 "\n"
+"Traces: csv (time_us,R|W,offset_bytes,size_bytes), text (KEY [r|w|m\n"
+"[THREAD]] per line; m is a use through mmap: a fault if the page is\n"
+"missing, else only the page-table bit, which reclaim finds when it next\n"
+"looks at the page, keeps it for and reports to the policy as\n"
+"folio_mapped_accessed(); tsv columns mapped_accesses, mapped_kept) or\n"
+"lclog (cachectl trace).\n"
 "Policy directory: $CACHESIM_POLICIES, else " CACHESIM_POLICY_DIR ".\n";
 
 static void usage(FILE *f)
@@ -348,7 +354,7 @@ static void print_tsv(const unsigned long long *sizes, unsigned int nr_sizes,
 {
 	unsigned int i;
 
-	printf("policy\tpages\taccesses\tmisses\tmiss_ratio\tseconds\tevict_calls\tfallback\terrors\tnot_admitted\tejected\n");
+	printf("policy\tpages\taccesses\tmisses\tmiss_ratio\tseconds\tevict_calls\tfallback\terrors\tnot_admitted\tejected\tmapped_accesses\tmapped_kept\n");
 	for (i = 0; i < nr_setups * nr_sizes; i++) {
 		const struct outcome *o = &out[i];
 		const struct sim_result *r = &o->res;
@@ -358,7 +364,7 @@ static void print_tsv(const unsigned long long *sizes, unsigned int nr_sizes,
 				setups[i / nr_sizes].label, sizes[i % nr_sizes], o->err);
 			continue;
 		}
-		printf("%s\t%llu\t%llu\t%llu\t%.6f\t%.4f\t%llu\t%llu\t%llu\t%llu\t%d\n",
+		printf("%s\t%llu\t%llu\t%llu\t%.6f\t%.4f\t%llu\t%llu\t%llu\t%llu\t%d\t%llu\t%llu\n",
 		       setups[i / nr_sizes].label, sizes[i % nr_sizes],
 		       (unsigned long long)r->accesses,
 		       (unsigned long long)r->misses,
@@ -366,7 +372,9 @@ static void print_tsv(const unsigned long long *sizes, unsigned int nr_sizes,
 		       r->seconds, (unsigned long long)r->evict_calls,
 		       (unsigned long long)r->fallback,
 		       (unsigned long long)r->errors,
-		       (unsigned long long)r->not_admitted, r->ejected);
+		       (unsigned long long)r->not_admitted, r->ejected,
+		       (unsigned long long)r->mapped_accesses,
+		       (unsigned long long)r->mapped_kept);
 	}
 }
 

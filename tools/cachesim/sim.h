@@ -15,6 +15,9 @@ enum sim_op {
 	SIM_READ,	/* a read: misses insert the page (admission asked) */
 	SIM_WRITE,	/* a write: misses insert the page (no admission) */
 	SIM_INSERT,	/* a page cached without an access (readahead) */
+	SIM_MAPPED,	/* a use through mmap: a fault on a miss, else only
+			 * the page-table bit, seen when the kernel next
+			 * looks (folio_mapped_accessed()) */
 };
 
 struct sim_req {
@@ -93,6 +96,8 @@ struct sim_result {
 	uint64_t fallback;	/* pages the fallback LRU evicted */
 	uint64_t errors;	/* invalid, duplicate or foreign candidates */
 	uint64_t not_admitted;	/* reads dropped after admit_folio() said no */
+	uint64_t mapped_accesses; /* page-table bits reclaim found and reported */
+	uint64_t mapped_kept;	/* candidates kept for them, not evicted */
 	double seconds;		/* CPU time of the simulation */
 	int ejected;		/* the kernel would have ejected the policy */
 	char eject_msg[128];

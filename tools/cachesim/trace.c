@@ -195,7 +195,10 @@ static int read_csv(FILE *f, const char *path, struct sim_trace *t,
 	return 0;
 }
 
-/* KEY [r|w] per line, '#' comments; a non-numeric key names a page. */
+/*
+ * KEY [r|w|m [THREAD]] per line, '#' comments; a non-numeric key names a
+ * page; m is a use through a mapping.
+ */
 static int read_text(FILE *f, const char *path, struct sim_trace *t,
 		     char *err, size_t len)
 {
@@ -218,8 +221,10 @@ static int read_text(FILE *f, const char *path, struct sim_trace *t,
 		mode = strtok_r(NULL, " \t\r\n", &save);
 		if (mode && (!strcasecmp(mode, "w") || !strcasecmp(mode, "write"))) {
 			op = SIM_WRITE;
+		} else if (mode && (!strcasecmp(mode, "m") || !strcasecmp(mode, "mmap"))) {
+			op = SIM_MAPPED;
 		} else if (mode && strcasecmp(mode, "r") && strcasecmp(mode, "read")) {
-			snprintf(err, len, "%s:%lu: '%s': expected r or w after the key",
+			snprintf(err, len, "%s:%lu: '%s': expected r, w or m after the key",
 				 path, lineno, mode);
 			ret = -EINVAL;
 			break;
