@@ -145,6 +145,8 @@ static void evict(struct sim_folio *f)
 	sim->nr_cached--;
 }
 
+static void folio_access(struct sim_folio *f);
+
 /*
  * Reclaim looks at @f, used through a mapping since it last looked: it
  * clears the bit, tells the policy (folio_mapped_accessed(), or
@@ -158,15 +160,14 @@ static void mapped_look(struct sim_folio *f)
 
 	f->young = false;
 	sim->res->mapped_accesses++;
+	if (!ops || !ops->folio_mapped_accessed || sim->res->ejected) {
+		folio_access(f);
+		return;
+	}
 	lru_unlink(slot);
 	lru_add_tail(slot);
-	if (!ops || sim->res->ejected)
-		return;
 	sim->call_folio = f;
-	if (ops->folio_mapped_accessed)
-		ops->folio_mapped_accessed(&f->folio, &sim->memcg, 1);
-	else if (ops->folio_accessed)
-		ops->folio_accessed(&f->folio, &sim->memcg);
+	ops->folio_mapped_accessed(&f->folio, &sim->memcg, 1);
 	sim->call_folio = NULL;
 }
 

@@ -158,7 +158,6 @@ struct cache_ext_ops {
 	void (*folio_removed)(struct folio *folio, struct mem_cgroup *memcg);
 	bool (*admit_folio)(struct cache_ext_admit_ctx *ctx,
 			    struct mem_cgroup *memcg);
-	/* Not called yet: the simulator's traces have no mapped accesses. */
 	void (*folio_mapped_accessed)(struct folio *folio,
 				      struct mem_cgroup *memcg, u32 nr_ptes);
 	u64 flags;
