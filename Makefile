@@ -228,7 +228,8 @@ $(B)/tests/test_eval: bench/eval/tests/test_eval.c bench/eval/ycsb_gen.c \
 
 # Tests of the scripts: deps.sh against a fake dpkg and apt; vm.sh and
 # make vm as users call them; kernel.sh's prepare and export of the
-# kernel stack on a small stand-in tree.
+# kernel stack on a small stand-in tree; kernel/cache_ext/ against
+# kernel/patches/.
 $(B)/tests/test_%: scripts/tests/test_%.sh
 	@mkdir -p $(dir $@)
 	@cp $< $@ && chmod +x $@
@@ -236,7 +237,7 @@ $(B)/tests/test_%: scripts/tests/test_%.sh
 HOST_TESTS	:= $(B)/tests/test_cachectl $(B)/tests/test_lctrain \
 		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval \
 		   $(B)/tests/test_deps $(B)/tests/test_vm $(B)/tests/test_cachesim \
-		   $(B)/tests/test_kernel_series
+		   $(B)/tests/test_kernel_series $(B)/tests/test_kernel_files
 
 
 # cachesim: the policies' own BPF sources built as host shared objects and

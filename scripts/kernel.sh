@@ -10,7 +10,8 @@
 #   scripts/kernel.sh config    tinyconfig + kernel/configs/cache_ext.config
 #   scripts/kernel.sh build     bzImage and modules into build/kbuild
 #   scripts/kernel.sh export    write branch cache-ext of build/linux back
-#                               to kernel/patches, one file per commit
+#                               to kernel/patches, one file per commit, and
+#                               the files it adds to kernel/cache_ext
 #
 # kernel/patches is the kernel side as a commit stack.  To change it, commit
 # on branch cache-ext in build/linux (git commit --fixup, git rebase -i
@@ -35,6 +36,7 @@ KSRC=$BUILD/linux
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 BASE_FILE=$TOP/kernel/BASE
 PATCHES=$TOP/kernel/patches
+FILES=$TOP/kernel/cache_ext
 FRAGMENTS=$TOP/kernel/configs/cache_ext.config
 case "${KERNEL_VARIANT:-}" in
 "")	KOUT=$BUILD/kbuild ;;
@@ -146,7 +148,25 @@ do_export() {
 		-o "$PATCHES" cache-ext-base..cache-ext
 	n=$(ls "$PATCHES"/*.patch | wc -l)
 	record_series
-	log "$n patches in kernel/patches"
+	export_files
+	log "$n patches in kernel/patches, the files they add in kernel/cache_ext"
+}
+
+# kernel/cache_ext/: the final state of every file the stack adds, at its
+# path in the kernel tree, so that it can be read, grepped and reviewed as
+# files.  Generated here only; scripts/tests/test_kernel_files.sh checks
+# that it is what kernel/patches applied from nothing gives.
+export_files() {
+	local f tmp=$FILES.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	git -C "$KSRC" diff --name-only --diff-filter=A cache-ext-base cache-ext |
+	while read -r f; do
+		mkdir -p "$tmp/$(dirname "$f")"
+		git -C "$KSRC" show "cache-ext:$f" > "$tmp/$f"
+	done
+	rm -rf "$FILES"
+	mv "$tmp" "$FILES"
 }
 
 # Size and time of the tarball: a package upgrade replaces it.

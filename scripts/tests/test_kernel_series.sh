@@ -45,16 +45,24 @@ on_branch() { [ "$(git -C "$KSRC" show cache-ext:core.c)" = "$(printf "$1")" ]; 
 commits() { [ "$(git -C "$KSRC" rev-list --count cache-ext-base..cache-ext)" = "$1" ]; }
 said() { grep -q "$1" "$WORK/out"; }
 
-tap_plan 9
+tap_plan 11
 
 check "prepare applies kernel/patches on cache-ext" \
 	eval 'ks prepare && commits 1 && on_branch "int x;\nint y;\n"'
 
-# Work on the branch, as a developer does, and export it.
+# Work on the branch, as a developer does, and export it.  The stack
+# now adds a file too (mm/new.c).
 printf 'int x;\nint y;\nint z;\n' > "$KSRC/core.c"
+mkdir -p "$KSRC/mm"
+printf 'int n;\n' > "$KSRC/mm/new.c"
+git -C "$KSRC" add mm/new.c
 git -C "$KSRC" -c user.name=t -c user.email=t@t commit -q -am "mm: add z"
 check "export writes one patch per commit" \
 	eval 'ks export && [ "$(ls "$T/kernel/patches" | wc -l)" = 2 ]'
+check "export writes the files the stack adds to kernel/cache_ext" \
+	eval '[ "$(cat "$T/kernel/cache_ext/mm/new.c" 2>/dev/null)" = "int n;" ]'
+check "kernel/cache_ext holds no file the stack only changes" \
+	eval '[ "$(cd "$T/kernel/cache_ext" && find . -type f)" = ./mm/new.c ]'
 check "prepare after export keeps the branch as it is" \
 	eval 'head=$(git -C "$KSRC" rev-parse cache-ext) && ks prepare &&
 	      [ "$(git -C "$KSRC" rev-parse cache-ext)" = "$head" ]'

@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cache_ext: BPF page cache eviction policies per memory cgroup.
+ *
+ * A policy is a BPF struct_ops map of type struct cache_ext_ops.  Once
+ * registered it can be bound to memory cgroups; while a cgroup is bound,
+ * the page cache tells the policy about every file folio of that cgroup
+ * that is added, accessed or removed, and reclaim asks the policy which
+ * folios to evict.  See Documentation/bpf/cache_ext.rst.
+ */
+#ifndef _LINUX_CACHE_EXT_H
+#define _LINUX_CACHE_EXT_H
+
+#include <linux/jump_label.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct address_space;
+struct folio;
+struct mem_cgroup;
+
+/**
+ * enum cache_ext_consts - limits of the cache_ext interface
+ * @CACHE_EXT_NAME_LEN: size of &cache_ext_ops.name, including the NUL
+ * @CACHE_EXT_MAX_BATCH: most folios reclaim asks a policy for in one
+ *	&cache_ext_ops.evict_folios call
+ * @CACHE_EXT_MAX_LISTS: most eviction lists one binding can create
+ * @CACHE_EXT_ITER_MAX: most folios one list iterator yields
+ * @CACHE_EXT_ERROR_BUDGET: foreign or duplicate candidates a binding may
+ *	have proposed recently (the count halves every second) before its
+ *	policy is ejected
+ * @CACHE_EXT_OVERRUN_LIMIT: consecutive calls of a binding's
+ *	evict_folios(), or of its event callbacks, over their time budget
+ *	that eject its policy; one call over budget (a machine that stalled)
+ *	does not
+ */
+enum cache_ext_consts {
+	CACHE_EXT_NAME_LEN	= 16,
+	CACHE_EXT_MAX_BATCH	= 32,
+	CACHE_EXT_MAX_LISTS	= 7,
+	CACHE_EXT_ITER_MAX	= 1 << 16,
+	CACHE_EXT_ERROR_BUDGET	= 64,
+	CACHE_EXT_OVERRUN_LIMIT	= 4,
+};
+
+/**
+ * enum cache_ext_eject_reason - why a policy was ejected
+ * @CACHE_EXT_EJECT_NONE: the policy is not ejected
+ * @CACHE_EXT_EJECT_INVALID_FOLIO: reserved: it proposed pointers that are
+ *	no folio.  The kfuncs take trusted pointers only, so the verifier
+ *	refuses such a program and this reason is never given.
+ * @CACHE_EXT_EJECT_FOREIGN_FOLIO: it proposed folios of another cgroup it
+ *	is bound to, beyond %CACHE_EXT_ERROR_BUDGET
+ * @CACHE_EXT_EJECT_DUPLICATE: it proposed a folio twice in one request,
+ *	beyond %CACHE_EXT_ERROR_BUDGET
+ * @CACHE_EXT_EJECT_TOO_MANY: it proposed more candidates than requested
+ * @CACHE_EXT_EJECT_TIMEOUT: %CACHE_EXT_OVERRUN_LIMIT evict_folios() calls
+ *	in a row overran their time budget
+ * @CACHE_EXT_EJECT_INIT_FAILED: init() failed for a cgroup
+ * @CACHE_EXT_EJECT_KILLED: an administrator asked for it
+ * @CACHE_EXT_EJECT_EVENT_TIMEOUT: %CACHE_EXT_OVERRUN_LIMIT event callbacks
+ *	(folio_added(), folio_accessed(), folio_removed(), admit_folio()) in
+ *	a row overran their time budget
+ * @CACHE_EXT_EJECT_NR: number of reasons
+ */
+enum cache_ext_eject_reason {
+	CACHE_EXT_EJECT_NONE,
+	CACHE_EXT_EJECT_INVALID_FOLIO,
+	CACHE_EXT_EJECT_FOREIGN_FOLIO,
+	CACHE_EXT_EJECT_DUPLICATE,
+	CACHE_EXT_EJECT_TOO_MANY,
+	CACHE_EXT_EJECT_TIMEOUT,
+	CACHE_EXT_EJECT_INIT_FAILED,
+	CACHE_EXT_EJECT_KILLED,
+	CACHE_EXT_EJECT_EVENT_TIMEOUT,
+	CACHE_EXT_EJECT_NR,
+};
+
+/**
+ * enum cache_ext_ops_flags - what a policy asks the kernel to do for it
+ * @CACHE_EXT_OPS_ADD_TO_LIST: every new folio goes to the tail of the
+ *	binding's list 0 before &cache_ext_ops.folio_added is called (which
+ *	may then move it, or be left out); the kernel creates list 0 after
+ *	&cache_ext_ops.init if init() did not.  It saves a policy whose new
+ *	folios all go there a callback and a kfunc call per insertion.
+ * @CACHE_EXT_OPS_ALL_FLAGS: every flag this kernel knows
+ */
+enum cache_ext_ops_flags {
+	CACHE_EXT_OPS_ADD_TO_LIST	= 1ULL << 0,
+	CACHE_EXT_OPS_ALL_FLAGS		= CACHE_EXT_OPS_ADD_TO_LIST,
+};
+
+/**
+ * struct bpf_iter_cache_ext_list - opaque state of a list iterator
+ * @__opaque: kernel-private, see mm/cache_ext/lists.c
+ */
+struct bpf_iter_cache_ext_list {
+	u64 __opaque[16];
+} __aligned(8);
+
+/**
+ * struct cache_ext_eviction_ctx - one eviction request to a policy
+ * @nr_requested: number of folios reclaim would like the policy to propose,
+ *	at most %CACHE_EXT_MAX_BATCH
+ * @nr_proposed: number of candidates the kernel holds for this request so
+ *	far; kept by the kernel, read-only for the policy
+ *
+ * A policy proposes candidates with bpf_cache_ext_propose() (at most
+ * @nr_requested) or scores them with bpf_cache_ext_propose_scored(), in
+ * which case the kernel keeps the @nr_requested lowest scores.
+ */
+struct cache_ext_eviction_ctx {
+	u32 nr_requested;
+	u32 nr_proposed;
+};
+
+/**
+ * struct cache_ext_admit_ctx - one admission question to a policy
+ * @mapping: the file the folio is being read into
+ * @index: page index of the folio in @mapping
+ * @nr_pages: number of pages of the folio
+ */
+struct cache_ext_admit_ctx {
+	struct address_space *mapping;
+	pgoff_t index;
+	u32 nr_pages;
+};
+
+#define CACHE_EXT_EXIT_MSG_LEN	128
+
+/**
+ * struct cache_ext_exit_info - why a binding ended, for &cache_ext_ops.exit
+ * @reason: the policy's ejection reason, or %CACHE_EXT_EJECT_NONE if the
+ *	binding ended without one (unbound, unregistered, cgroup removed)
+ * @msg: for an ejection, what the policy did, in words: the callback and
+ *	how long it ran, how many candidates it proposed for how many asked,
+ *	the error init() returned; empty otherwise
+ */
+struct cache_ext_exit_info {
+	enum cache_ext_eject_reason reason;
+	char msg[CACHE_EXT_EXIT_MSG_LEN];
+};
+
+/**
+ * struct cache_ext_ops - a page cache eviction policy
+ *
+ * All callbacks are optional.  Folio callbacks see only file-backed page
+ * cache folios (not shmem, not hugetlb) charged to a memory cgroup the
+ * policy is bound to.  The @memcg argument of every callback is that
+ * binding's cgroup; a policy bound to several cgroups keeps per-cgroup
+ * state keyed by it.
+ */
+struct cache_ext_ops {
+	/**
+	 * @init: a binding of this policy to @memcg is being created.
+	 *
+	 * Called once per binding, before any other callback for @memcg,
+	 * in process context; may sleep (``SEC("struct_ops.s/init")``).
+	 * Return 0 or a negative errno; an error refuses the binding.
+	 */
+	s32 (*init)(struct mem_cgroup *memcg);
+
+	/**
+	 * @exit: the binding to @memcg has ended (unbound, policy
+	 * unregistered, cgroup removed, or policy ejected).
+	 *
+	 * Called once per successful @init, after the last folio callback
+	 * for @memcg has returned, in process context; may sleep.  @info
+	 * says whether the policy was ejected, why, and what it did (a
+	 * policy that has no use for it may leave the argument out).
+	 */
+	void (*exit)(struct mem_cgroup *memcg,
+		     const struct cache_ext_exit_info *info);
+
+	/**
+	 * @evict_folios: reclaim needs @ctx->nr_requested folios of @memcg.
+	 *
+	 * The policy proposes candidates with bpf_cache_ext_propose() or
+	 * bpf_cache_ext_propose_scored().  Called from reclaim (direct,
+	 * kswapd or memcg limit) with the RCU read lock held and preemption
+	 * disabled: must not sleep.  One call per binding runs at a time;
+	 * concurrent reclaimers of the cgroup wait for their turn, and the
+	 * wait is not charged to the policy.  A call should return within
+	 * the eviction time budget: past it the iterator ends and proposals
+	 * are refused, and %CACHE_EXT_OVERRUN_LIMIT calls in a row over it
+	 * eject the policy.  The kernel re-checks and reclaims the
+	 * candidates; any shortfall is evicted by its own LRU.
+	 */
+	void (*evict_folios)(struct cache_ext_eviction_ctx *ctx,
+			     struct mem_cgroup *memcg);
+
+	/**
+	 * @folio_added: @folio was inserted into the page cache.
+	 *
+	 * Called with @folio locked and charged to @memcg, before it is
+	 * uptodate, from process context with the RCU read lock held:
+	 * must not sleep.
+	 */
+	void (*folio_added)(struct folio *folio, struct mem_cgroup *memcg);
+
+	/**
+	 * @folio_accessed: @folio was read or written through a file
+	 * descriptor (folio_mark_accessed()).
+	 *
+	 * @folio may or may not be locked.  Called with the RCU read lock
+	 * held: must not sleep.  Accesses through page tables come to
+	 * @folio_mapped_accessed instead, or here if the policy leaves that
+	 * callback out.
+	 */
+	void (*folio_accessed)(struct folio *folio, struct mem_cgroup *memcg);
+
+	/**
+	 * @folio_removed: @folio is leaving the page cache (eviction,
+	 * truncation, invalidation, deletion of the file).
+	 *
+	 * Called with @folio locked and the mapping's i_pages lock held
+	 * with interrupts disabled: must not sleep and should be short.
+	 * The folio is still in the page cache when this is called.
+	 */
+	void (*folio_removed)(struct folio *folio, struct mem_cgroup *memcg);
+
+	/**
+	 * @admit_folio: a buffered read missed the page cache.
+	 *
+	 * Return true to cache the folio as usual, false to have the data
+	 * read and handed to the reader but dropped from the page cache
+	 * right after the read (if it is still clean, unmapped and unused).
+	 * Called once per folio a buffered read or readahead inserts, just
+	 * before @folio_added, from process context with the RCU read lock
+	 * held: must not sleep.
+	 */
+	bool (*admit_folio)(struct cache_ext_admit_ctx *ctx,
+			    struct mem_cgroup *memcg);
+
+	/**
+	 * @folio_mapped_accessed: @folio was accessed through a mapping
+	 * since the kernel last looked: its accessed bit was set in
+	 * @nr_ptes page-table entries.
+	 *
+	 * An access through mmap sets only a page-table bit, which the
+	 * kernel reads (and clears) in two places: when reclaim checks a
+	 * folio it took, a policy's candidate or the LRU's, before evicting
+	 * it (folio_referenced(); the candidate is then kept, and counts
+	 * as neither an error nor a rejection), and, with MGLRU, when its
+	 * page-table walk or look-around ages the cgroup.  So the report
+	 * comes late: when the folio is next looked at, not when it is
+	 * used, and several accesses in between are one report.  Called
+	 * with @folio locked from reclaim, or unlocked under a page-table
+	 * lock from MGLRU's walk, with the RCU read lock held: must not
+	 * sleep.  If left out, folio_accessed() is called in its place.
+	 */
+	void (*folio_mapped_accessed)(struct folio *folio,
+				      struct mem_cgroup *memcg, u32 nr_ptes);
+
+	/**
+	 * @flags: &enum cache_ext_ops_flags; registration fails with
+	 * -EINVAL for a flag this kernel does not know.
+	 */
+	u64 flags;
+
+	/**
+	 * @cgroup_id: if not zero, the id of a cgroup (as returned by
+	 * name_to_handle_at() on its cgroupfs directory) to bind to as soon
+	 * as the policy is registered.  The cgroup must have the memory
+	 * controller enabled.  Registration fails if the binding fails.
+	 */
+	u64 cgroup_id;
+
+	/**
+	 * @name: unique, non-empty name of the policy.  Registering a
+	 * second policy with the same name fails with -EEXIST.
+	 */
+	char name[CACHE_EXT_NAME_LEN];
+};
+
+/**
+ * struct cache_ext_stats_snapshot - counters of one binding, as read
+ * @evict_calls: evict_folios() calls
+ * @requested: folios reclaim asked the policy for
+ * @proposed: candidates the policy proposed (scored ones included)
+ * @accepted: candidates the kernel took for reclaim
+ * @rejected: candidates it could not take (busy, gone, unevictable)
+ * @reclaimed: pages reclaimed from the accepted candidates
+ * @fallback: file pages the kernel's own LRU reclaimed from the cgroup
+ * @errors: invalid, foreign or duplicate candidates
+ * @untracked: folios that could not be registered (no memory)
+ * @not_admitted: folios dropped after a read because admit_folio() said no
+ * @tracked: folios the binding tracks now
+ * @registry_bytes: memory of the binding's registry now
+ * @accesses: reads of the cgroup's cached folios (folio_mark_accessed())
+ * @misses: folios reads inserted into the cgroup's page cache
+ * @refaults: misses on folios the cgroup had evicted
+ * @evict_busy: reclaim batches the kernel's LRU chose because another
+ *	reclaimer of the cgroup was asking the policy at that moment
+ * @mapped_accesses: accesses through page tables reported to the policy
+ */
+struct cache_ext_stats_snapshot {
+	u64 evict_calls;
+	u64 requested;
+	u64 proposed;
+	u64 accepted;
+	u64 rejected;
+	u64 reclaimed;
+	u64 fallback;
+	u64 errors;
+	u64 untracked;
+	u64 not_admitted;
+	u64 tracked;
+	u64 registry_bytes;
+	u64 accesses;
+	u64 misses;
+	u64 refaults;
+	u64 evict_busy;
+	u64 mapped_accesses;
+};
+
+/**
+ * struct cache_ext_binding_info - one binding, as reported
+ * @policy: the policy's name
+ * @cgroup_id: the bound cgroup's id
+ * @stats: its counters
+ */
+struct cache_ext_binding_info {
+	char policy[CACHE_EXT_NAME_LEN];
+	u64 cgroup_id;
+	struct cache_ext_stats_snapshot stats;
+};
+
+/**
+ * struct cache_ext_policy_info - one registered policy, as reported
+ * @name: its name
+ * @eject_reason: why it was ejected, or %CACHE_EXT_EJECT_NONE
+ * @nr_bindings: cgroups it is bound to
+ */
+struct cache_ext_policy_info {
+	char name[CACHE_EXT_NAME_LEN];
+	enum cache_ext_eject_reason eject_reason;
+	u32 nr_bindings;
+};
+
+/**
+ * enum cache_ext_event_type - what cache_ext tells its notifier chain
+ * @CACHE_EXT_EVENT_REGISTERED: a policy was registered
+ * @CACHE_EXT_EVENT_UNREGISTERED: a policy was unregistered
+ * @CACHE_EXT_EVENT_BOUND: a policy was bound to a cgroup
+ * @CACHE_EXT_EVENT_UNBOUND: a binding ended
+ * @CACHE_EXT_EVENT_EJECTED: a policy was ejected (its bindings then end)
+ */
+enum cache_ext_event_type {
+	CACHE_EXT_EVENT_REGISTERED,
+	CACHE_EXT_EVENT_UNREGISTERED,
+	CACHE_EXT_EVENT_BOUND,
+	CACHE_EXT_EVENT_UNBOUND,
+	CACHE_EXT_EVENT_EJECTED,
+};
+
+/**
+ * struct cache_ext_event - the data of a notifier call
+ * @policy: the policy's name
+ * @cgroup_id: the cgroup, for BOUND and UNBOUND; 0 otherwise
+ * @reason: the reason, for EJECTED
+ * @msg: for EJECTED, what the policy did (&cache_ext_exit_info.msg);
+ *	NULL otherwise
+ */
+struct cache_ext_event {
+	const char *policy;
+	u64 cgroup_id;
+	enum cache_ext_eject_reason reason;
+	const char *msg;
+};
+
+/* Callbacks of cache_ext_walk_policies() and cache_ext_walk_bindings(). */
+typedef int (*cache_ext_policy_fn)(const struct cache_ext_policy_info *info,
+				   void *data);
+typedef int (*cache_ext_binding_fn)(const struct cache_ext_binding_info *info,
+				    void *data);
+
+struct kernfs_open_file;
+struct lruvec;
+struct notifier_block;
+struct seq_file;
+
+/**
+ * typedef cache_ext_isolate_t - reclaim's isolation of a policy's candidates
+ * @lruvec: the lruvec being reclaimed
+ * @folios: the candidates, each a file folio of @lruvec's cgroup that the
+ *	policy chose and cache_ext validated, with a reference held.  The
+ *	function sets the slot of every folio it isolates to NULL: that
+ *	reference becomes the one an isolated folio carries.
+ * @nr: number of @folios
+ * @arg: the caller's, from cache_ext_begin_reclaim()
+ *
+ * Called by cache_ext_begin_reclaim() while no other reclaimer of the
+ * binding can ask its policy, so that concurrent reclaimers do not get
+ * the same candidates; it may take the lruvec's lru_lock.
+ *
+ * Return: the number of pages isolated.
+ */
+typedef unsigned long (*cache_ext_isolate_t)(struct lruvec *lruvec,
+					     struct folio **folios,
+					     unsigned int nr, void *arg);
+
+/**
+ * struct cache_ext_reclaim - one round of policy-driven reclaim
+ * @nr_taken: pages the isolation function took
+ * @nr_requested: folios the policy was asked for
+ * @nr_proposed: candidates it proposed
+ * @duration_ns: time the policy took to decide
+ * @nr_sampled: folios the list iterator yielded to the policy meanwhile
+ *
+ * Filled by cache_ext_begin_reclaim() for mm/vmscan.c.
+ */
+struct cache_ext_reclaim {
+	unsigned long nr_taken;
+	u32 nr_requested;
+	u32 nr_proposed;
+	u64 duration_ns;
+	u32 nr_sampled;
+};
+
+#ifdef CONFIG_CACHE_EXT
+
+DECLARE_STATIC_KEY_FALSE(cache_ext_bound);
+DECLARE_STATIC_KEY_FALSE(cache_ext_admitting);
+
+/* For the companion module (cache_ext_ctl) and other in-kernel users. */
+int cache_ext_bind(const char *policy, u64 cgroup_id);
+int cache_ext_unbind(u64 cgroup_id);
+int cache_ext_kill(const char *policy);
+int cache_ext_walk_policies(cache_ext_policy_fn fn, void *data);
+int cache_ext_walk_bindings(const char *policy, cache_ext_binding_fn fn,
+			    void *data);
+const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason);
+int cache_ext_register_notifier(struct notifier_block *nb);
+int cache_ext_unregister_notifier(struct notifier_block *nb);
+
+void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault);
+void __cache_ext_folio_accessed(struct folio *folio);
+void __cache_ext_folio_mapped_accessed(struct folio *folio, int nr_ptes);
+void __cache_ext_folio_removed(struct folio *folio);
+void __cache_ext_folio_read(struct folio *folio);
+void __cache_ext_folio_replaced(struct folio *old, struct folio *new);
+void __cache_ext_folio_split(struct folio *folio, struct folio *tail);
+void cache_ext_memcg_online(struct mem_cgroup *memcg);
+void cache_ext_memcg_offline(struct mem_cgroup *memcg);
+int cache_ext_memcg_show(struct seq_file *m, void *v);
+ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
+			      size_t nbytes, loff_t off);
+bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
+			     cache_ext_isolate_t isolate, void *arg,
+			     struct cache_ext_reclaim *rc);
+void cache_ext_end_reclaim(struct lruvec *lruvec, struct cache_ext_reclaim *rc,
+			   unsigned long nr_reclaimed);
+void cache_ext_note_fallback(struct lruvec *lruvec, unsigned long nr_reclaimed);
+
+/*
+ * Page cache hooks.  A kernel without bound cgroups pays one patched-out
+ * branch for each.
+ */
+static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp,
+					 bool refault)
+{
+	if (static_branch_unlikely(&cache_ext_bound))
+		__cache_ext_folio_added(folio, gfp, refault);
+}
+
+static inline void cache_ext_folio_accessed(struct folio *folio)
+{
+	if (static_branch_unlikely(&cache_ext_bound))
+		__cache_ext_folio_accessed(folio);
+}
+
+/*
+ * Reclaim or MGLRU's page-table walk found @folio's accessed bit set in
+ * @nr_ptes page-table entries.  Page cache folios only: anonymous memory
+ * is never reported.
+ */
+static inline void cache_ext_folio_mapped_accessed(struct folio *folio,
+						   int nr_ptes)
+{
+	if (static_branch_unlikely(&cache_ext_bound) && nr_ptes > 0)
+		__cache_ext_folio_mapped_accessed(folio, nr_ptes);
+}
+
+static inline void cache_ext_folio_removed(struct folio *folio)
+{
+	if (static_branch_unlikely(&cache_ext_bound))
+		__cache_ext_folio_removed(folio);
+}
+
+/*
+ * @new took @old's place in the page cache: migration, or
+ * replace_page_cache_folio().
+ */
+static inline void cache_ext_folio_replaced(struct folio *old,
+					    struct folio *new)
+{
+	if (static_branch_unlikely(&cache_ext_bound))
+		__cache_ext_folio_replaced(old, new);
+}
+
+/*
+ * @tail was split off @folio and stays in the page cache, in @folio's
+ * memcg: __split_huge_page(), under the mapping's i_pages lock.
+ */
+static inline void cache_ext_folio_split(struct folio *folio,
+					 struct folio *tail)
+{
+	if (static_branch_unlikely(&cache_ext_bound))
+		__cache_ext_folio_split(folio, tail);
+}
+
+/*
+ * A buffered read is done with @folio: drop it if it was not admitted.
+ * Only policies with admit_folio() refuse folios, so only while one is
+ * bound does a read pay for the look.
+ */
+static inline void cache_ext_folio_read(struct folio *folio)
+{
+	if (static_branch_unlikely(&cache_ext_admitting))
+		__cache_ext_folio_read(folio);
+}
+
+/* Is any cgroup bound?  Reclaim asks before cache_ext_begin_reclaim(). */
+static inline bool cache_ext_enabled(void)
+{
+	return static_branch_unlikely(&cache_ext_bound);
+}
+
+#else /* !CONFIG_CACHE_EXT */
+
+static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp,
+					 bool refault) { }
+static inline void cache_ext_folio_accessed(struct folio *folio) { }
+static inline void cache_ext_folio_mapped_accessed(struct folio *folio,
+						   int nr_ptes) { }
+static inline void cache_ext_folio_removed(struct folio *folio) { }
+static inline void cache_ext_folio_read(struct folio *folio) { }
+static inline void cache_ext_folio_replaced(struct folio *old,
+					    struct folio *new) { }
+static inline void cache_ext_folio_split(struct folio *folio,
+					 struct folio *tail) { }
+static inline void cache_ext_memcg_online(struct mem_cgroup *memcg) { }
+static inline void cache_ext_memcg_offline(struct mem_cgroup *memcg) { }
+static inline bool cache_ext_enabled(void)
+{
+	return false;
+}
+
+static inline bool cache_ext_begin_reclaim(struct lruvec *lruvec,
+					   unsigned long nr,
+					   cache_ext_isolate_t isolate,
+					   void *arg,
+					   struct cache_ext_reclaim *rc)
+{
+	return false;
+}
+
+static inline void cache_ext_end_reclaim(struct lruvec *lruvec,
+					 struct cache_ext_reclaim *rc,
+					 unsigned long nr_reclaimed) { }
+
+static inline void cache_ext_note_fallback(struct lruvec *lruvec,
+					   unsigned long nr_reclaimed) { }
+
+#endif /* CONFIG_CACHE_EXT */
+
+#endif /* _LINUX_CACHE_EXT_H */

@@ -1,0 +1,1742 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cache_ext core: the registry of policies, their bindings to memory
+ * cgroups, and the page cache hooks that call into a bound policy.
+ *
+ * Locking: cache_ext_mutex serialises registration, binding and
+ * unbinding.  The hooks find a folio's binding through
+ * &mem_cgroup.cache_ext under the RCU read lock (the removal hook, which
+ * runs with interrupts off, under that implied read-side section until it
+ * calls the policy); a binding is unpublished
+ * under the mutex and its ->exit() runs only after a grace period, so no
+ * callback of a binding can run concurrently with or after its ->exit().
+ * cgroup_mutex is never held with cache_ext_mutex: a cgroup's online and
+ * offline only queue &mem_cgroup.cache_ext_work, which binds and unbinds
+ * (memcg_workfn()).  Lock order: cache_ext_mutex -> cpus_read_lock
+ * (hooks_get/put()); the mapping's
+ * i_pages lock -> &cache_ext_binding.lock; &cache_ext_binding.evict_lock ->
+ * &cache_ext_binding.lock, and -> the lruvec's lru_lock (taken by vmscan's
+ * cache_ext_isolate_t, which cache_ext_begin_reclaim() calls).  The
+ * notifier chain is called with cache_ext_mutex held.
+ *
+ * Lifetime of a policy (struct cache_ext_policy):
+ *  - Every callback and every kfunc runs inside an RCU read-side section
+ *    on a published binding (non-sleeping callbacks), or under
+ *    cache_ext_mutex (init() and exit()).  cache_ext_eject() is only
+ *    called from there, or under cache_ext_mutex for a policy that is on
+ *    the list of registered policies.
+ *  - Unregistration takes the policy off that list, unpublishes its
+ *    bindings and waits for a grace period: after that nothing can eject
+ *    it, so flushing @eject_work once more is final, and the policy can be
+ *    freed.  An ejection that raced with it is reported (EJECTED) before
+ *    the policy is (UNREGISTERED), with the name still valid.
+ *  - A binding is freed after its ->exit(), which runs after the grace
+ *    period that follows unpublishing it.
+ */
+
+#define pr_fmt(fmt) "cache_ext: " fmt
+
+#include <linux/cache_ext.h>
+#include <linux/cgroup.h>
+#include <linux/hashtable.h>
+#include <linux/memcontrol.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/notifier.h>
+#include <linux/pagemap.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/swap.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/cache_ext.h>
+
+#include "../internal.h"
+#include "internal.h"
+
+DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
+/* Bindings whose policy has admit_folio(): the read hook is for them. */
+DEFINE_STATIC_KEY_FALSE(cache_ext_admitting);
+
+/*
+ * Every tenth of a second while any binding exists, on whichever CPU is
+ * free (an unbound workqueue: the CPU of a runaway callback is not):
+ * see cache_ext_watchdog_fn().
+ */
+#define WATCHDOG_PERIOD		(HZ / 10 ?: 1)
+
+static void cache_ext_watchdog_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(cache_ext_watchdog, cache_ext_watchdog_fn);
+/* Held by each watchdog pass; binding_free() waits for the one running. */
+static DEFINE_SPINLOCK(cache_ext_watchdog_lock);
+
+/* Turn the hooks a binding of @ops needs on (cpus_read_lock inside). */
+static void hooks_get(const struct cache_ext_ops *ops)
+{
+	static_branch_inc(&cache_ext_bound);
+	queue_delayed_work(system_unbound_wq, &cache_ext_watchdog,
+			   WATCHDOG_PERIOD);
+	if (ops->admit_folio)
+		static_branch_inc(&cache_ext_admitting);
+}
+
+/* Undo hooks_get(). */
+static void hooks_put(const struct cache_ext_ops *ops)
+{
+	static_branch_dec(&cache_ext_bound);
+	if (ops->admit_folio)
+		static_branch_dec(&cache_ext_admitting);
+}
+
+/* Serialises registration, binding and unbinding; see the top comment. */
+DEFINE_MUTEX(cache_ext_mutex);
+
+static LIST_HEAD(cache_ext_policies);
+
+DEFINE_PER_CPU(struct cache_ext_call *, cache_ext_running);
+DEFINE_PER_CPU(struct cache_ext_watch, cache_ext_watch);
+
+/* The init() or exit() that runs, and its task; cache_ext_mutex. */
+static struct cache_ext_call sleeping_call;
+static struct task_struct *sleeping_task;
+
+static void set_sleeping(struct cache_ext_binding *b, struct task_struct *t)
+{
+	lockdep_assert_held(&cache_ext_mutex);
+	sleeping_call.binding = b;
+	sleeping_call.start = local_clock();
+	sleeping_call.budget = U64_MAX;	/* init() and exit() are not timed */
+	sleeping_call.folio = NULL;
+	sleeping_call.check_from = jiffies + MAX_JIFFY_OFFSET;
+	sleeping_call.over = false;
+	WRITE_ONCE(sleeping_task, t);
+}
+
+/* init() of @b; the kfuncs it calls act on @b's policy. */
+static int call_init(struct cache_ext_binding *b)
+{
+	int ret;
+
+	/* Whatever init() does, no cgroup operation waits for it. */
+	lockdep_assert_not_held(&cgroup_mutex);
+	set_sleeping(b, current);
+	ret = b->ops->init(b->memcg);
+	set_sleeping(NULL, NULL);
+	return ret;
+}
+
+/* exit() of @b, likewise. */
+static void call_exit(struct cache_ext_binding *b)
+{
+	struct cache_ext_exit_info info = {
+		.reason = atomic_read(&b->policy->eject_reason),
+	};
+
+	if (info.reason)
+		strscpy(info.msg, b->policy->eject_msg, sizeof(info.msg));
+	lockdep_assert_not_held(&cgroup_mutex);
+	set_sleeping(b, current);
+	b->ops->exit(b->memcg, &info);
+	set_sleeping(NULL, NULL);
+}
+
+/* Registered, unregistered, bound, unbound, ejected: for cache_ext_ctl. */
+static BLOCKING_NOTIFIER_HEAD(cache_ext_notifier);
+
+EXPORT_TRACEPOINT_SYMBOL_GPL(cache_ext_evict);
+
+static void notify(enum cache_ext_event_type type, const char *policy,
+		   u64 cgroup_id, enum cache_ext_eject_reason reason,
+		   const char *msg)
+{
+	struct cache_ext_event ev = {
+		.policy = policy,
+		.cgroup_id = cgroup_id,
+		.reason = reason,
+		.msg = msg,
+	};
+
+	blocking_notifier_call_chain(&cache_ext_notifier, type, &ev);
+}
+
+/*
+ * Every binding, by memcg pointer: lets kfuncs check a memcg pointer from
+ * BPF without dereferencing it.  Changed under cache_ext_mutex, read
+ * under RCU.
+ */
+static DEFINE_HASHTABLE(cache_ext_bindings, 6);
+
+static const char * const eject_reasons[CACHE_EXT_EJECT_NR] = {
+	[CACHE_EXT_EJECT_NONE]		= "none",
+	[CACHE_EXT_EJECT_INVALID_FOLIO]	= "invalid folio pointers",
+	[CACHE_EXT_EJECT_FOREIGN_FOLIO]	= "folios of another cgroup",
+	[CACHE_EXT_EJECT_DUPLICATE]	= "duplicate candidates",
+	[CACHE_EXT_EJECT_TOO_MANY]	= "more candidates than requested",
+	[CACHE_EXT_EJECT_TIMEOUT]	= "evict_folios() over its time budget",
+	[CACHE_EXT_EJECT_INIT_FAILED]	= "init() failed",
+	[CACHE_EXT_EJECT_KILLED]	= "killed by an administrator",
+	[CACHE_EXT_EJECT_EVENT_TIMEOUT]	= "an event callback over its time budget",
+};
+
+/**
+ * cache_ext_eject_reason_str - human-readable form of an eject reason
+ * @reason: an &enum cache_ext_eject_reason
+ *
+ * Return: a static string.
+ */
+const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason)
+{
+	if ((unsigned int)reason >= CACHE_EXT_EJECT_NR)
+		return "unknown";
+	return eject_reasons[reason];
+}
+EXPORT_SYMBOL_GPL(cache_ext_eject_reason_str);
+
+/* ------------------------------------------------------------------ */
+/* Policies                                                            */
+/* ------------------------------------------------------------------ */
+
+static struct cache_ext_policy *policy_find_by_name(const char *name)
+{
+	struct cache_ext_policy *policy;
+
+	lockdep_assert_held(&cache_ext_mutex);
+
+	list_for_each_entry(policy, &cache_ext_policies, node)
+		if (!strcmp(policy->ops->name, name))
+			return policy;
+	return NULL;
+}
+
+static struct cache_ext_policy *policy_find_by_ops(struct cache_ext_ops *ops)
+{
+	struct cache_ext_policy *policy;
+
+	lockdep_assert_held(&cache_ext_mutex);
+
+	list_for_each_entry(policy, &cache_ext_policies, node)
+		if (policy->ops == ops)
+			return policy;
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bindings                                                            */
+/* ------------------------------------------------------------------ */
+
+static struct cache_ext_binding *memcg_binding_locked(struct mem_cgroup *memcg)
+{
+	return rcu_dereference_protected(memcg->cache_ext,
+					 lockdep_is_held(&cache_ext_mutex));
+}
+
+/*
+ * Free a binding no hook can reach: never published, or unpublished and an
+ * RCU grace period has passed.
+ */
+static void binding_free(struct cache_ext_binding *binding)
+{
+	/*
+	 * No callback of @binding runs and every CPU's watch of it was
+	 * cleared before the grace period ended; a watchdog pass that read
+	 * one before that is over once its lock is free.
+	 */
+	spin_lock(&cache_ext_watchdog_lock);
+	spin_unlock(&cache_ext_watchdog_lock);
+	free_percpu(binding->stats.effect);
+	kfree(binding);
+}
+
+static void queue_memcg_work(struct mem_cgroup *memcg);
+
+/*
+ * Bind @policy to @memcg.  A failing init() refuses the binding; with
+ * @eject_on_init_failure it also ejects the policy, as misbehaving.
+ */
+static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
+		      bool eject_on_init_failure)
+{
+	struct cache_ext_binding *binding;
+	int ret;
+
+	lockdep_assert_held(&cache_ext_mutex);
+
+	/* The root cgroup has no memory.cache_ext: one rule everywhere. */
+	if (mem_cgroup_is_root(memcg))
+		return -EINVAL;
+	if (memcg_binding_locked(memcg))
+		return -EBUSY;
+
+	binding = kzalloc(sizeof(*binding), GFP_KERNEL);
+	if (!binding)
+		return -ENOMEM;
+	binding->stats.effect = alloc_percpu(struct cache_ext_effect);
+	if (!binding->stats.effect) {
+		kfree(binding);
+		return -ENOMEM;
+	}
+
+	/*
+	 * A cgroup that is going away gets no new binding: its css
+	 * reference is killed before cache_ext_memcg_offline() runs, so
+	 * either we see that here or the offline hook sees our binding.
+	 */
+	if (!css_tryget_online(&memcg->css)) {
+		binding_free(binding);
+		return -ENOENT;
+	}
+
+	binding->ops = policy->ops;
+	binding->memcg = memcg;
+	binding->policy = policy;
+	binding->state = CACHE_EXT_BINDING_INIT;
+	binding->tracks = policy->ops->folio_added ||
+			  policy->ops->folio_accessed ||
+			  policy->ops->folio_mapped_accessed ||
+			  policy->ops->folio_removed ||
+			  policy->ops->admit_folio ||
+			  (policy->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST);
+	binding->err_stamp = jiffies;
+	spin_lock_init(&binding->lock);
+	spin_lock_init(&binding->evict_lock);
+	ret = cache_ext_registry_init(binding);
+	if (ret)
+		goto out_put;
+
+	/*
+	 * Visible to the kfuncs of init() (list creation), ignored by the
+	 * hooks until it is active.
+	 */
+	hooks_get(policy->ops);
+	hash_add_rcu(cache_ext_bindings, &binding->hash_node,
+		     (unsigned long)memcg);
+	rcu_assign_pointer(memcg->cache_ext, binding);
+	/*
+	 * Offline may have begun since the css_tryget_online() above, and
+	 * found no binding to end (cache_ext_memcg_offline()): then this
+	 * sees the cgroup dying and has the binding ended.  Paired with the
+	 * barrier there.
+	 */
+	smp_mb();
+	if (unlikely(css_is_dying(&memcg->css)))
+		queue_memcg_work(memcg);
+
+	if (policy->ops->init) {
+		ret = call_init(binding);
+		if (ret) {
+			pr_warn("policy %s: init() failed for cgroup %llu: %d\n",
+				policy->ops->name, cgroup_id(memcg->css.cgroup),
+				ret);
+			RCU_INIT_POINTER(memcg->cache_ext, NULL);
+			hash_del_rcu(&binding->hash_node);
+			synchronize_rcu();
+			hooks_put(policy->ops);
+			cache_ext_registry_destroy(binding);
+			if (eject_on_init_failure)
+				cache_ext_eject(policy,
+						CACHE_EXT_EJECT_INIT_FAILED,
+						"init() returned %d for cgroup %llu",
+						ret, cgroup_id(memcg->css.cgroup));
+			ret = ret > 0 ? -EINVAL : ret;
+			goto out_put;
+		}
+	}
+
+	if (policy->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST)
+		cache_ext_lists_ensure_first(binding);
+	list_add_tail(&binding->policy_node, &policy->bindings);
+	WRITE_ONCE(binding->state, CACHE_EXT_BINDING_ACTIVE);
+	trace_cache_ext_bind(policy->ops->name, cgroup_id(memcg->css.cgroup));
+	notify(CACHE_EXT_EVENT_BOUND, policy->ops->name,
+	       cgroup_id(memcg->css.cgroup), CACHE_EXT_EJECT_NONE, NULL);
+	return 0;
+
+out_put:
+	css_put(&memcg->css);
+	binding_free(binding);
+	return ret;
+}
+
+/*
+ * Take a binding out of the hooks' sight.  The caller must wait for an
+ * RCU grace period before destroy_binding().
+ */
+static void unpublish_binding(struct cache_ext_binding *binding,
+			      struct list_head *dead)
+{
+	lockdep_assert_held(&cache_ext_mutex);
+
+	RCU_INIT_POINTER(binding->memcg->cache_ext, NULL);
+	hash_del_rcu(&binding->hash_node);
+	list_move_tail(&binding->policy_node, dead);
+}
+
+/* Folios tracked by all published bindings, for leak checks. */
+static long registry_live(void)
+{
+	struct cache_ext_policy *policy;
+	struct cache_ext_binding *b;
+	long n = 0;
+
+	lockdep_assert_held(&cache_ext_mutex);
+	list_for_each_entry(policy, &cache_ext_policies, node)
+		list_for_each_entry(b, &policy->bindings, policy_node)
+			n += cache_ext_registry_size(b);
+	return n;
+}
+
+static void destroy_bindings(struct list_head *dead)
+{
+	struct cache_ext_binding *binding, *tmp;
+
+	list_for_each_entry_safe(binding, tmp, dead, policy_node) {
+		long tracked = cache_ext_registry_size(binding);
+		long bytes = cache_ext_registry_bytes(binding);
+
+		if (binding->ops->exit)
+			call_exit(binding);
+		cache_ext_registry_destroy(binding);
+		trace_cache_ext_unbind(binding->ops->name,
+				       cgroup_id(binding->memcg->css.cgroup),
+				       tracked, bytes, registry_live());
+		notify(CACHE_EXT_EVENT_UNBOUND, binding->ops->name,
+		       cgroup_id(binding->memcg->css.cgroup),
+		       CACHE_EXT_EJECT_NONE, NULL);
+		hooks_put(binding->ops);
+		css_put(&binding->memcg->css);
+		list_del(&binding->policy_node);
+		binding_free(binding);
+	}
+}
+
+/* The published binding of a memcg pointer.  Caller holds the RCU read lock. */
+static struct cache_ext_binding *binding_by_memcg(unsigned long memcg)
+{
+	struct cache_ext_binding *binding;
+
+	hash_for_each_possible_rcu(cache_ext_bindings, binding, hash_node,
+				   memcg)
+		if ((unsigned long)binding->memcg == memcg)
+			return binding;
+	return NULL;
+}
+
+/**
+ * cache_ext_sibling_binding - another binding of the same policy
+ * @b: a binding whose callback is running
+ * @memcg: any value; it is only compared, never dereferenced
+ *
+ * Caller holds the RCU read lock or cache_ext_mutex.
+ *
+ * Return: the published binding of @memcg if it belongs to @b's policy
+ * (@b itself included), or NULL.
+ */
+struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
+						    unsigned long memcg)
+{
+	struct cache_ext_binding *other;
+
+	if ((unsigned long)b->memcg == memcg)
+		return b;
+	other = binding_by_memcg(memcg);
+	return other && other->policy == b->policy ? other : NULL;
+}
+
+/**
+ * cache_ext_kfunc_binding - the binding a kfunc may act on
+ * @memcg: the memcg argument the policy passed; compared, never
+ *	dereferenced
+ *
+ * A kfunc acts only on bindings of the policy whose callback called it:
+ * the binding of that callback, or another binding of the same policy.
+ * The caller is the callback recorded for this CPU (cache_ext_enter()) or,
+ * for init() and exit(), for this task (cache_ext_current_call()).  A
+ * kfunc called from interrupt context (a BPF timer, say) has no caller
+ * and acts on nothing.
+ *
+ * The result stays valid until the callback returns: non-sleeping
+ * callbacks run in an RCU read-side section, and bindings are only freed
+ * a grace period after they were unpublished; init() and exit() run under
+ * cache_ext_mutex, which every unbinding takes.
+ *
+ * Return: the binding, or NULL (also once the calling policy is ejected).
+ */
+struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg)
+{
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_binding *b;
+
+	if (!call)
+		return NULL;
+	/*
+	 * Ejected meanwhile (the watchdog may have found the call overdue):
+	 * a callback's kfuncs fail at once, so that a loop calling them
+	 * ends.  init() and exit() run on a binding being set up or torn
+	 * down and keep theirs.
+	 */
+	if (call != &sleeping_call &&
+	    unlikely(atomic_read(&call->binding->policy->eject_reason)))
+		return NULL;
+	rcu_read_lock();
+	b = cache_ext_sibling_binding(call->binding, (unsigned long)memcg);
+	rcu_read_unlock();
+	return b;
+}
+
+/**
+ * cache_ext_current_call - the callback running here, for its kfuncs
+ *
+ * Return: the call of the non-sleeping callback running on this CPU, or
+ * of the init() or exit() this task runs; NULL in interrupt context and
+ * outside callbacks.  See &struct cache_ext_call.
+ */
+struct cache_ext_call *cache_ext_current_call(void)
+{
+	if (!in_task())
+		return NULL;
+	if (READ_ONCE(sleeping_task) == current)
+		return &sleeping_call;
+	return this_cpu_read(cache_ext_running);
+}
+
+/**
+ * cache_ext_call_over_budget - has a callback used its time?
+ * @call: the running call, or NULL
+ *
+ * The iterator and the proposal kfuncs stop working for a callback past
+ * its budget, or of a policy ejected since the call began, so that a policy
+ * cannot stretch a call by asking for more.
+ * Reading the clock is a good part of a kfunc's cost, so it is read only
+ * from the jiffy before the budget ends (&cache_ext_call.check_from), and
+ * only for calls timed by the clock (&cache_ext_call.clocked).
+ *
+ * Return: true if @call is past its budget.
+ */
+bool cache_ext_call_over_budget(struct cache_ext_call *call)
+{
+	if (!call)
+		return false;
+	if (call->over)
+		return true;
+	/* Ejected meanwhile: a loop that asks for work ends now. */
+	if (call->binding &&
+	    unlikely(atomic_read(&call->binding->policy->eject_reason))) {
+		call->over = true;
+		return true;
+	}
+	if (time_before(jiffies, call->check_from))
+		return false;
+	if (call->clocked)
+		call->over = cache_ext_clocked_time(call) > call->budget;
+	else
+		call->over = time_after(jiffies, call->check_from + 1);
+	return call->over;
+}
+
+/* End every binding of @policy; returns after their exit()s. */
+static void unbind_policy(struct cache_ext_policy *policy)
+{
+	struct cache_ext_binding *binding, *tmp;
+	LIST_HEAD(dead);
+
+	lockdep_assert_held(&cache_ext_mutex);
+
+	list_for_each_entry_safe(binding, tmp, &policy->bindings, policy_node)
+		unpublish_binding(binding, &dead);
+	synchronize_rcu();
+	destroy_bindings(&dead);
+}
+
+/* Unbind an ejected policy everywhere; it stays registered until unloaded. */
+static void eject_workfn(struct work_struct *work)
+{
+	struct cache_ext_policy *policy =
+		container_of(work, struct cache_ext_policy, eject_work);
+
+	mutex_lock(&cache_ext_mutex);
+	notify(CACHE_EXT_EVENT_EJECTED, policy->ops->name, 0,
+	       atomic_read(&policy->eject_reason), policy->eject_msg);
+	unbind_policy(policy);
+	mutex_unlock(&cache_ext_mutex);
+}
+
+/**
+ * cache_ext_eject - eject a misbehaving policy from all its bindings
+ * @policy: the policy
+ * @reason: why; the first reason given sticks
+ * @fmt: printf format of what the policy did, for the log, user space and
+ *	the policy's exit() (&cache_ext_exit_info.msg)
+ *
+ * May be called from any context, reclaim included.  The hooks and
+ * reclaim stop using the policy at once; its bindings are torn down from
+ * a work item, after which the cgroups use the kernel's LRU again.
+ */
+void cache_ext_eject(struct cache_ext_policy *policy,
+		     enum cache_ext_eject_reason reason, const char *fmt, ...)
+{
+	va_list args;
+
+	if (atomic_cmpxchg(&policy->eject_reason, CACHE_EXT_EJECT_NONE,
+			   reason) != CACHE_EXT_EJECT_NONE)
+		return;
+	va_start(args, fmt);
+	vscnprintf(policy->eject_msg, sizeof(policy->eject_msg), fmt, args);
+	va_end(args);
+	pr_warn("policy %s ejected: %s (%s); its cgroups go back to the kernel's LRU, and it binds no cgroup until it is registered again (cachectl attach --replace)\n",
+		policy->ops->name, cache_ext_eject_reason_str(reason),
+		policy->eject_msg);
+	trace_cache_ext_eject(policy->ops->name, reason,
+			      cache_ext_eject_reason_str(reason));
+	queue_work(system_unbound_wq, &policy->eject_work);
+}
+
+/**
+ * cache_ext_note_error - count a bad candidate against a binding's budget
+ * @binding: the binding whose policy proposed it
+ * @reason: what was wrong with it
+ *
+ * The budget is a rate: the binding's recent errors are counted in a level
+ * that halves every second, and the policy is ejected for @reason when
+ * the level exceeds %CACHE_EXT_ERROR_BUDGET.  A policy that errs now and
+ * then, as any policy racing with truncation might, is never ejected for
+ * it; one that keeps proposing bad candidates is, within a second.
+ */
+void cache_ext_note_error(struct cache_ext_binding *binding,
+			  enum cache_ext_eject_reason reason)
+{
+	unsigned long flags, halves;
+	bool over;
+
+	atomic_long_inc(&binding->stats.errors);
+
+	spin_lock_irqsave(&binding->lock, flags);
+	halves = (jiffies - binding->err_stamp) / HZ;
+	if (halves) {
+		binding->err_level = halves < 32 ?
+				     binding->err_level >> halves : 0;
+		binding->err_stamp += halves * HZ;
+	}
+	over = ++binding->err_level > CACHE_EXT_ERROR_BUDGET;
+	spin_unlock_irqrestore(&binding->lock, flags);
+
+	if (over)
+		cache_ext_eject(binding->policy, reason,
+				"more than %d bad candidates in a second in cgroup %llu",
+				CACHE_EXT_ERROR_BUDGET,
+				cgroup_id(binding->memcg->css.cgroup));
+}
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "cache_ext."
+
+/*
+ * How long one evict_folios() call, and one event callback, may take.
+ * Generous: software-emulated test machines run BPF a hundred times slower
+ * than hardware.  Only CACHE_EXT_OVERRUN_LIMIT calls in a row over the
+ * budget eject the policy (cache_ext_note_time()).  The hooks read the
+ * budgets in the units they use, worked out when a parameter is written.
+ */
+#define DEFAULT_BUDGET_MS	200
+#define DEFAULT_BUDGET	{ (u64)DEFAULT_BUDGET_MS * NSEC_PER_MSEC,		\
+			  (unsigned long)DEFAULT_BUDGET_MS * HZ / MSEC_PER_SEC }
+
+static unsigned int evict_budget_ms = DEFAULT_BUDGET_MS;
+static unsigned int event_budget_ms = DEFAULT_BUDGET_MS;
+
+struct cache_ext_budget cache_ext_budgets[2] __read_mostly = {
+	DEFAULT_BUDGET,
+	DEFAULT_BUDGET,
+};
+
+static int budget_set(const char *val, const struct kernel_param *kp)
+{
+	struct cache_ext_budget *b = &cache_ext_budgets[kp->arg != &evict_budget_ms];
+	int ret = param_set_uint(val, kp);
+	unsigned int ms = *(unsigned int *)kp->arg;
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(b->ns, (u64)ms * NSEC_PER_MSEC);
+	WRITE_ONCE(b->jiffies, (unsigned long)ms * HZ / MSEC_PER_SEC);
+	return 0;
+}
+
+static const struct kernel_param_ops budget_ops = {
+	.set = budget_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(evict_budget_ms, &budget_ops, &evict_budget_ms, 0644);
+MODULE_PARM_DESC(evict_budget_ms,
+		 "ms one evict_folios() call may take; 4 calls in a row over it eject the policy");
+module_param_cb(event_budget_ms, &budget_ops, &event_budget_ms, 0644);
+MODULE_PARM_DESC(event_budget_ms,
+		 "ms one event callback (folio_added, ...) may take; 4 in a row over it eject");
+
+static const char *timed_name(enum cache_ext_timed cb)
+{
+	static const char *const names[CACHE_EXT_NR_TIMED] = {
+		[CACHE_EXT_T_EVICT]	= "evict_folios()",
+		[CACHE_EXT_T_ADDED]	= "folio_added()",
+		[CACHE_EXT_T_ACCESSED]	= "folio_accessed()",
+		[CACHE_EXT_T_REMOVED]	= "folio_removed()",
+		[CACHE_EXT_T_ADMIT]	= "admit_folio()",
+		[CACHE_EXT_T_MAPPED]	= "folio_mapped_accessed()",
+	};
+
+	return names[cb];
+}
+
+/*
+ * The event callbacks run for every folio: each call within its budget can
+ * still make every read slow.  Their time is also counted per second, each
+ * call's share capped at a quarter of the budget, and a binding whose
+ * callbacks of one kind take more than the budget in one second is ejected.
+ * The cap keeps one stall of the machine (which stretches at most one call
+ * per CPU) from counting as more than a call's quarter on each CPU: with up
+ * to three CPUs stalled at once, it takes a slow policy to eject.
+ */
+static void note_event_rate(struct cache_ext_binding *binding,
+			    enum cache_ext_timed cb, u64 took)
+{
+	u64 budget = READ_ONCE(cache_ext_budget(cb)->ns);
+	unsigned long now = jiffies;
+	u64 sum;
+
+	if (time_after_eq(now, READ_ONCE(binding->rate_start[cb]) + HZ)) {
+		WRITE_ONCE(binding->rate_start[cb], now);
+		atomic64_set(&binding->rate_ns[cb], 0);
+	}
+	sum = atomic64_add_return(min(took, budget / 4), &binding->rate_ns[cb]);
+	if (sum > budget)
+		cache_ext_eject(binding->policy, CACHE_EXT_EJECT_EVENT_TIMEOUT,
+				"%s calls took over %llu us in one second in cgroup %llu",
+				timed_name(cb), budget / NSEC_PER_USEC,
+				cgroup_id(binding->memcg->css.cgroup));
+}
+
+/**
+ * cache_ext_note_time - charge a callback's time to its binding
+ * @binding: the binding whose callback returned
+ * @cb: which callback
+ * @took: nanoseconds it ran (cache_ext_leave())
+ *
+ * A call over its budget counts one overrun, a call within it clears the
+ * count; %CACHE_EXT_OVERRUN_LIMIT overruns in a row eject the policy.
+ * Overruns that overlap in time count once: a machine that stalls (a
+ * virtual CPU the host did not run while it held a lock the others spin
+ * on, an interrupt storm) stretches every call running at that moment,
+ * and they all end together.  A policy that is slow every time makes
+ * overruns one after the other, and is ejected.  Each callback is counted
+ * apart, so that fast calls of one cannot hide a runaway other.  The event
+ * callbacks' time is also bounded per second (note_event_rate()).
+ */
+void cache_ext_note_time(struct cache_ext_binding *binding,
+			 enum cache_ext_timed cb, u64 took)
+{
+	atomic_t *overruns = &binding->overruns[cb];
+	u64 now;
+
+	if (took && cb != CACHE_EXT_T_EVICT)
+		note_event_rate(binding, cb, took);
+	if (took <= READ_ONCE(cache_ext_budget(cb)->ns)) {
+		if (atomic_read(overruns))
+			atomic_set(overruns, 0);
+		return;
+	}
+	now = local_clock();
+	if (now - took < READ_ONCE(binding->overrun_end[cb]))
+		return;		/* the same stall as the last overrun */
+	WRITE_ONCE(binding->overrun_end[cb], now);
+	if (atomic_inc_return(overruns) >= CACHE_EXT_OVERRUN_LIMIT)
+		cache_ext_eject(binding->policy, cb == CACHE_EXT_T_EVICT ?
+				CACHE_EXT_EJECT_TIMEOUT :
+				CACHE_EXT_EJECT_EVENT_TIMEOUT,
+				"%s took %llu us, over its %llu us budget, %d times in a row in cgroup %llu",
+				timed_name(cb), took / NSEC_PER_USEC,
+				READ_ONCE(cache_ext_budget(cb)->ns) / NSEC_PER_USEC,
+				CACHE_EXT_OVERRUN_LIMIT,
+				cgroup_id(binding->memcg->css.cgroup));
+}
+
+/*
+ * A callback that does not return is ejected without waiting for it: once
+ * a callback has run for four times its budget, and at least a second,
+ * its policy is ejected; its kfuncs then fail at once
+ * (cache_ext_kfunc_binding(), cache_ext_call_over_budget()), so a loop
+ * that calls them ends, and no reclaimer waits for it meanwhile
+ * (cache_ext_begin_reclaim() only trylocks).  A loop that calls no kfunc
+ * cannot be stopped: it keeps its CPU until it ends.  The second's floor
+ * keeps a stall of the machine from ejecting a policy given a small
+ * budget; the per-call budget deals with calls that return late.
+ *
+ * A binding read from a CPU's watch is alive: it is freed only after a
+ * grace period that follows its unpublishing, by which time every watch
+ * of it is cleared, and after the pass that might have read one before
+ * (cache_ext_watchdog_lock, binding_free()).
+ */
+static void cache_ext_watchdog_fn(struct work_struct *work)
+{
+	int cpu;
+
+	spin_lock(&cache_ext_watchdog_lock);
+	for_each_online_cpu(cpu) {
+		struct cache_ext_watch *w = per_cpu_ptr(&cache_ext_watch, cpu);
+		struct cache_ext_binding *b;
+		unsigned long start, limit;
+		enum cache_ext_timed cb;
+
+		/* Pairs with cache_ext_enter(): @start and @cb are its call's. */
+		b = smp_load_acquire(&w->binding);
+
+		if (!b)
+			continue;
+		start = READ_ONCE(w->start);
+		cb = READ_ONCE(w->cb);
+		limit = max(4 * READ_ONCE(cache_ext_budget(cb)->jiffies),
+			    (unsigned long)HZ);
+		if (time_before(jiffies, start + limit) ||
+		    atomic_read(&b->policy->eject_reason))
+			continue;
+		cache_ext_eject(b->policy, cb == CACHE_EXT_T_EVICT ?
+				CACHE_EXT_EJECT_TIMEOUT :
+				CACHE_EXT_EJECT_EVENT_TIMEOUT,
+				"%s has not returned after %u ms in cgroup %llu",
+				timed_name(cb), jiffies_to_msecs(jiffies - start),
+				cgroup_id(b->memcg->css.cgroup));
+	}
+	spin_unlock(&cache_ext_watchdog_lock);
+	if (static_key_enabled(&cache_ext_bound))
+		queue_delayed_work(system_unbound_wq, &cache_ext_watchdog,
+				   WATCHDOG_PERIOD);
+}
+
+/* Resolve a cgroup id to the memcg of that very cgroup, with a css ref. */
+static struct mem_cgroup *memcg_get_by_cgroup_id(u64 id)
+{
+	struct cgroup_subsys_state *css;
+	struct cgroup *cgrp;
+
+	cgrp = cgroup_get_from_id(id);
+	if (IS_ERR(cgrp))
+		return ERR_CAST(cgrp);
+
+	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
+	cgroup_put(cgrp);
+	if (!css)
+		return ERR_PTR(-EINVAL);
+	/* The memory controller is not enabled in this cgroup itself. */
+	if (css->cgroup != cgrp) {
+		css_put(css);
+		return ERR_PTR(-EINVAL);
+	}
+	return mem_cgroup_from_css(css);
+}
+
+static int bind_cgroup_id(struct cache_ext_policy *policy, u64 id,
+			  bool eject_on_init_failure)
+{
+	struct mem_cgroup *memcg;
+	int ret;
+
+	memcg = memcg_get_by_cgroup_id(id);
+	if (IS_ERR(memcg))
+		return PTR_ERR(memcg);
+
+	memcg->cache_ext_inherit = false;
+	ret = bind_memcg(policy, memcg, eject_on_init_failure);
+	css_put(&memcg->css);
+	return ret;
+}
+
+/* End @memcg's binding, if it has one; returns after its exit(). */
+static void unbind_memcg(struct mem_cgroup *memcg)
+{
+	struct cache_ext_binding *binding;
+	LIST_HEAD(dead);
+
+	lockdep_assert_held(&cache_ext_mutex);
+
+	memcg->cache_ext_inherit = false;
+	binding = memcg_binding_locked(memcg);
+	if (!binding)
+		return;
+	unpublish_binding(binding, &dead);
+	synchronize_rcu();
+	destroy_bindings(&dead);
+}
+
+/* Log the names a write to memory.cache_ext may use, after a wrong one. */
+static void log_unknown_name(const char *name)
+{
+	struct cache_ext_policy *policy;
+	char names[256];
+	int n = 0;
+
+	lockdep_assert_held(&cache_ext_mutex);
+	names[0] = '\0';
+	list_for_each_entry(policy, &cache_ext_policies, node)
+		n += scnprintf(names + n, sizeof(names) - n, " %s",
+			       policy->ops->name);
+	pr_info_ratelimited("no policy named '%.*s'; registered:%s (and \"default\" for the kernel's LRU)\n",
+			    CACHE_EXT_NAME_LEN, name, n ? names : " none");
+}
+
+/*
+ * Bind the policy called @name to @memcg; see cache_ext_bind().  With
+ * @replace_inherited, a binding @memcg inherited (cache_ext_memcg_online())
+ * gives way to it once the policy is known to be bindable.
+ */
+static int bind_by_name(const char *name, struct mem_cgroup *memcg,
+			bool replace_inherited)
+{
+	struct cache_ext_binding *b = memcg_binding_locked(memcg);
+	struct cache_ext_policy *policy;
+	int reason;
+
+	lockdep_assert_held(&cache_ext_mutex);
+
+	/* A choice made here: the parent's is not inherited over it. */
+	memcg->cache_ext_inherit = false;
+	policy = policy_find_by_name(name);
+	if (!policy) {
+		log_unknown_name(name);
+		return -ENOENT;
+	}
+	reason = atomic_read(&policy->eject_reason);
+	if (reason) {
+		pr_info_ratelimited("policy %s was ejected (%s) and binds no cgroup; unregister it and register it again (cachectl attach --replace OBJ)\n",
+				    name, cache_ext_eject_reason_str(reason));
+		return -ESHUTDOWN;
+	}
+	if (replace_inherited && b && b->inherited)
+		unbind_memcg(memcg);
+	return bind_memcg(policy, memcg, true);
+}
+
+/**
+ * cache_ext_memcg_show - show memory.cache_ext: the cgroup's policy
+ * @m: the seq_file of the cgroup's memory.cache_ext
+ * @v: unused
+ *
+ * Return: 0.
+ */
+int cache_ext_memcg_show(struct seq_file *m, void *v)
+{
+	struct mem_cgroup *memcg = mem_cgroup_from_seq(m);
+	struct cache_ext_binding *binding;
+
+	mutex_lock(&cache_ext_mutex);
+	binding = memcg_binding_locked(memcg);
+	if (!binding)
+		seq_puts(m, "default\n");
+	else if (binding->inherited)
+		seq_printf(m, "%s (inherited)\n", binding->ops->name);
+	else
+		seq_printf(m, "%s\n", binding->ops->name);
+	mutex_unlock(&cache_ext_mutex);
+	return 0;
+}
+
+/**
+ * cache_ext_memcg_write - write memory.cache_ext: select the policy
+ * @of: the cgroup's memory.cache_ext
+ * @buf: a registered policy's name, or "default" for the kernel's LRU
+ * @nbytes: length of @buf
+ * @off: unused
+ *
+ * Return: @nbytes, or the error of cache_ext_bind(); binding a cgroup
+ * that has a policy set already is -EBUSY: write "default" first.  An
+ * inherited policy (cache_ext_memcg_online()) is replaced.
+ */
+ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
+			      size_t nbytes, loff_t off)
+{
+	struct mem_cgroup *memcg = mem_cgroup_from_css(of_css(of));
+	struct cache_ext_binding *b;
+	int ret = 0;
+
+	buf = strstrip(buf);
+	mutex_lock(&cache_ext_mutex);
+	b = memcg_binding_locked(memcg);
+	if (!strcmp(buf, "default")) {
+		unbind_memcg(memcg);
+	} else if (b && b->inherited && !strcmp(b->ops->name, buf)) {
+		/* The inherited policy, now set here. */
+		b->inherited = false;
+	} else {
+		/* A policy set here replaces an inherited one. */
+		ret = bind_by_name(buf, memcg, true);
+	}
+	mutex_unlock(&cache_ext_mutex);
+	return ret ?: nbytes;
+}
+
+/*
+ * Bring @memcg's binding in line with the cgroup: end it once the cgroup
+ * is dying, else inherit the parent's policy if cache_ext_memcg_online()
+ * asked for it and nothing was chosen since.  Runs from
+ * &mem_cgroup.cache_ext_work, with the css reference queue_memcg_work()
+ * took, so that a policy's init() and exit() and the grace period between
+ * unpublishing and exit() run outside cgroup_mutex.
+ */
+static void memcg_workfn(struct work_struct *work)
+{
+	struct mem_cgroup *memcg = container_of(work, struct mem_cgroup,
+						cache_ext_work);
+	struct cache_ext_binding *pb;
+	int ret;
+
+	mutex_lock(&cache_ext_mutex);
+	if (css_is_dying(&memcg->css)) {
+		unbind_memcg(memcg);
+	} else if (memcg->cache_ext_inherit) {
+		memcg->cache_ext_inherit = false;
+		pb = memcg_binding_locked(parent_mem_cgroup(memcg));
+		if (pb && !atomic_read(&pb->policy->eject_reason) &&
+		    !memcg_binding_locked(memcg)) {
+			ret = bind_memcg(pb->policy, memcg, false);
+			if (ret)
+				pr_info("cgroup %llu does not inherit policy %s: %d\n",
+					cgroup_id(memcg->css.cgroup),
+					pb->ops->name, ret);
+			else
+				memcg_binding_locked(memcg)->inherited = true;
+		}
+	}
+	mutex_unlock(&cache_ext_mutex);
+	css_put(&memcg->css);
+}
+
+/* Have memcg_workfn() run for @memcg, unless it is pending already. */
+static void queue_memcg_work(struct mem_cgroup *memcg)
+{
+	css_get(&memcg->css);
+	if (!queue_work(system_unbound_wq, &memcg->cache_ext_work))
+		css_put(&memcg->css);
+}
+
+/**
+ * cache_ext_memcg_online - give a new cgroup its parent's policy
+ * @memcg: the memory cgroup coming online; cgroup_mutex is held
+ *
+ * A cgroup created under a cgroup with a policy gets its own binding of
+ * the same policy, marked inherited (memory.cache_ext reads "NAME
+ * (inherited)").  It is inherited once, at creation: a later change of the
+ * parent's policy leaves existing children alone, and a write to the
+ * child's memory.cache_ext replaces what it inherited.  If the policy's
+ * init() refuses the new cgroup, the cgroup keeps the kernel's LRU and the
+ * policy is not ejected for it.
+ *
+ * The binding is set up by a work item, not under cgroup_mutex: until it
+ * is published, usually within milliseconds, the new cgroup uses the
+ * kernel's LRU and its memory.cache_ext reads "default".  A policy chosen
+ * for it meanwhile (memory.cache_ext, netlink) wins over the inherited
+ * one.
+ */
+void cache_ext_memcg_online(struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *parent = parent_mem_cgroup(memcg);
+
+	INIT_WORK(&memcg->cache_ext_work, memcg_workfn);
+	/* A parent bound from now on is not inherited: as before creation. */
+	if (!parent || !rcu_access_pointer(parent->cache_ext))
+		return;
+	memcg->cache_ext_inherit = true;
+	queue_memcg_work(memcg);
+}
+
+/**
+ * cache_ext_memcg_offline - end the binding of a cgroup being removed
+ * @memcg: the memory cgroup going offline
+ *
+ * Called from the memory controller's css_offline callback, under
+ * cgroup_mutex: the binding is ended by a work item, so that no cgroup
+ * operation of the machine waits for a grace period or the policy's
+ * exit().  Until then the binding goes on serving the dying cgroup's
+ * page cache.  A binding published while offline began is ended by
+ * bind_memcg(), which then sees the cgroup dying.
+ */
+void cache_ext_memcg_offline(struct mem_cgroup *memcg)
+{
+	/* Paired with the barrier in bind_memcg(), after it publishes. */
+	smp_mb();
+	if (rcu_access_pointer(memcg->cache_ext) ||
+	    READ_ONCE(memcg->cache_ext_inherit))
+		queue_memcg_work(memcg);
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration, called from the struct_ops glue                       */
+/* ------------------------------------------------------------------ */
+
+/**
+ * cache_ext_policy_register - make a policy known and apply its binding
+ * @ops: kernel copy of the policy's struct cache_ext_ops
+ *
+ * Return: 0, -EEXIST if the name is taken, or the error of binding to
+ * &cache_ext_ops.cgroup_id.
+ */
+int cache_ext_policy_register(struct cache_ext_ops *ops)
+{
+	struct cache_ext_policy *policy;
+	int ret = 0;
+
+	if (!ops->name[0])
+		return -EINVAL;
+
+	policy = kzalloc(sizeof(*policy), GFP_KERNEL);
+	if (!policy)
+		return -ENOMEM;
+	policy->ops = ops;
+	INIT_LIST_HEAD(&policy->bindings);
+	INIT_WORK(&policy->eject_work, eject_workfn);
+
+	mutex_lock(&cache_ext_mutex);
+	if (policy_find_by_name(ops->name)) {
+		ret = -EEXIST;
+		goto out_free;
+	}
+	/* Registered, then bound: the events come in that order. */
+	list_add_tail(&policy->node, &cache_ext_policies);
+	notify(CACHE_EXT_EVENT_REGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE,
+	       NULL);
+	if (ops->cgroup_id) {
+		ret = bind_cgroup_id(policy, ops->cgroup_id, false);
+		if (ret) {
+			/* Never bound, never ejected: nothing else to wait for. */
+			list_del(&policy->node);
+			notify(CACHE_EXT_EVENT_UNREGISTERED, ops->name, 0,
+			       CACHE_EXT_EJECT_NONE, NULL);
+			goto out_free;
+		}
+	}
+	mutex_unlock(&cache_ext_mutex);
+	return 0;
+
+out_free:
+	mutex_unlock(&cache_ext_mutex);
+	kfree(policy);
+	return ret;
+}
+
+/**
+ * cache_ext_policy_unregister - unbind a policy everywhere and forget it
+ * @ops: kernel copy of the policy's struct cache_ext_ops
+ *
+ * Every cgroup the policy was bound to falls back to the kernel's own
+ * eviction.  Returns after the last callback of the policy has finished.
+ */
+void cache_ext_policy_unregister(struct cache_ext_ops *ops)
+{
+	struct cache_ext_policy *policy;
+
+	mutex_lock(&cache_ext_mutex);
+	policy = policy_find_by_ops(ops);
+	if (WARN_ON_ONCE(!policy)) {
+		mutex_unlock(&cache_ext_mutex);
+		return;
+	}
+	/* Nothing finds it by name any more: no new binding, no kill. */
+	list_del(&policy->node);
+	/* No callback of it runs after this: nothing can eject it now. */
+	unbind_policy(policy);
+	mutex_unlock(&cache_ext_mutex);
+
+	/* An ejection queued before that runs now, and is the last. */
+	flush_work(&policy->eject_work);
+
+	mutex_lock(&cache_ext_mutex);
+	notify(CACHE_EXT_EVENT_UNREGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE,
+	       NULL);
+	mutex_unlock(&cache_ext_mutex);
+	kfree(policy);
+}
+
+/* ------------------------------------------------------------------ */
+/* Interface for the companion module                                  */
+/* ------------------------------------------------------------------ */
+
+/**
+ * cache_ext_bind - bind a registered policy to a memory cgroup
+ * @name: the policy's name
+ * @cgroup_id: the cgroup's id; it must have the memory controller
+ *
+ * An init() that fails refuses the binding and ejects the policy.
+ *
+ * Return: 0; -ENOENT for an unknown policy or cgroup; -EINVAL if the
+ * cgroup has no memory controller of its own; -EBUSY if it is bound
+ * already; -ESHUTDOWN if the policy was ejected; or init()'s error.
+ */
+int cache_ext_bind(const char *name, u64 cgroup_id)
+{
+	struct mem_cgroup *memcg;
+	int ret;
+
+	memcg = memcg_get_by_cgroup_id(cgroup_id);
+	if (IS_ERR(memcg))
+		return PTR_ERR(memcg);
+
+	mutex_lock(&cache_ext_mutex);
+	ret = bind_by_name(name, memcg, false);
+	mutex_unlock(&cache_ext_mutex);
+	css_put(&memcg->css);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(cache_ext_bind);
+
+/**
+ * cache_ext_unbind - give a cgroup back to the kernel's LRU
+ * @cgroup_id: the cgroup's id
+ *
+ * Return: 0, also if the cgroup was not bound; -ENOENT for an unknown
+ * cgroup; -EINVAL if it has no memory controller of its own.
+ */
+int cache_ext_unbind(u64 cgroup_id)
+{
+	struct mem_cgroup *memcg;
+
+	memcg = memcg_get_by_cgroup_id(cgroup_id);
+	if (IS_ERR(memcg))
+		return PTR_ERR(memcg);
+
+	mutex_lock(&cache_ext_mutex);
+	unbind_memcg(memcg);
+	mutex_unlock(&cache_ext_mutex);
+	css_put(&memcg->css);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(cache_ext_unbind);
+
+/**
+ * cache_ext_kill - eject a policy on an administrator's request
+ * @name: the policy's name
+ *
+ * Return: 0; -ENOENT for an unknown policy; -EALREADY if it was ejected.
+ */
+int cache_ext_kill(const char *name)
+{
+	struct cache_ext_policy *policy;
+	int ret = 0;
+
+	mutex_lock(&cache_ext_mutex);
+	policy = policy_find_by_name(name);
+	if (!policy)
+		ret = -ENOENT;
+	else if (atomic_read(&policy->eject_reason))
+		ret = -EALREADY;
+	else
+		cache_ext_eject(policy, CACHE_EXT_EJECT_KILLED,
+				"killed by %s (pid %d)", current->comm,
+				task_pid_nr(current));
+	mutex_unlock(&cache_ext_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(cache_ext_kill);
+
+/**
+ * cache_ext_walk_policies - report every registered policy
+ * @fn: called for each, under cache_ext's lock: must not call back into
+ *	cache_ext; a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * Return: the first non-zero return of @fn, or 0.
+ */
+int cache_ext_walk_policies(cache_ext_policy_fn fn, void *data)
+{
+	struct cache_ext_policy_info info;
+	struct cache_ext_policy *policy;
+	struct cache_ext_binding *b;
+	int ret = 0;
+
+	mutex_lock(&cache_ext_mutex);
+	list_for_each_entry(policy, &cache_ext_policies, node) {
+		memset(&info, 0, sizeof(info));
+		strscpy(info.name, policy->ops->name, sizeof(info.name));
+		info.eject_reason = atomic_read(&policy->eject_reason);
+		list_for_each_entry(b, &policy->bindings, policy_node)
+			info.nr_bindings++;
+		ret = fn(&info, data);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&cache_ext_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(cache_ext_walk_policies);
+
+static void snapshot_stats(struct cache_ext_binding *b,
+			   struct cache_ext_stats_snapshot *s)
+{
+	const struct cache_ext_stats *st = &b->stats;
+	int cpu;
+
+	s->evict_calls = atomic_long_read(&st->evict_calls);
+	s->evict_busy = atomic_long_read(&st->evict_busy);
+	s->requested = atomic_long_read(&st->requested);
+	s->proposed = atomic_long_read(&st->proposed);
+	s->accepted = atomic_long_read(&st->accepted);
+	s->rejected = atomic_long_read(&st->rejected);
+	s->reclaimed = atomic_long_read(&st->reclaimed);
+	s->fallback = atomic_long_read(&st->fallback);
+	s->errors = atomic_long_read(&st->errors);
+	s->untracked = atomic_long_read(&st->untracked);
+	s->not_admitted = atomic_long_read(&st->not_admitted);
+	s->tracked = cache_ext_registry_size(b);
+	s->registry_bytes = cache_ext_registry_bytes(b);
+	s->accesses = 0;
+	s->misses = 0;
+	s->refaults = 0;
+	s->mapped_accesses = 0;
+	for_each_possible_cpu(cpu) {
+		const struct cache_ext_effect *e = per_cpu_ptr(st->effect, cpu);
+
+		s->accesses += READ_ONCE(e->accesses);
+		s->misses += READ_ONCE(e->misses);
+		s->refaults += READ_ONCE(e->refaults);
+		s->mapped_accesses += READ_ONCE(e->mapped_accesses);
+	}
+}
+
+/**
+ * cache_ext_walk_bindings - report bindings and their counters
+ * @name: only this policy's bindings, or NULL for all
+ * @fn: called for each, under cache_ext's lock: must not call back into
+ *	cache_ext; a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * Return: the first non-zero return of @fn, -ENOENT if @name is not
+ * registered, or 0.
+ */
+int cache_ext_walk_bindings(const char *name, cache_ext_binding_fn fn,
+			    void *data)
+{
+	struct cache_ext_binding_info info;
+	struct cache_ext_policy *policy;
+	struct cache_ext_binding *b;
+	int ret = name ? -ENOENT : 0;
+
+	mutex_lock(&cache_ext_mutex);
+	list_for_each_entry(policy, &cache_ext_policies, node) {
+		if (name && strcmp(name, policy->ops->name))
+			continue;
+		ret = 0;
+		list_for_each_entry(b, &policy->bindings, policy_node) {
+			memset(&info, 0, sizeof(info));
+			strscpy(info.policy, policy->ops->name,
+				sizeof(info.policy));
+			info.cgroup_id = cgroup_id(b->memcg->css.cgroup);
+			snapshot_stats(b, &info.stats);
+			ret = fn(&info, data);
+			if (ret)
+				goto out;
+		}
+	}
+out:
+	mutex_unlock(&cache_ext_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(cache_ext_walk_bindings);
+
+/**
+ * cache_ext_register_notifier - be told of cache_ext events
+ * @nb: called with an &enum cache_ext_event_type and a &struct
+ *	cache_ext_event, in process context with cache_ext's lock held:
+ *	it must not call back into cache_ext
+ *
+ * Return: 0.
+ */
+int cache_ext_register_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&cache_ext_notifier, nb);
+}
+EXPORT_SYMBOL_GPL(cache_ext_register_notifier);
+
+/**
+ * cache_ext_unregister_notifier - stop being told of cache_ext events
+ * @nb: as registered
+ *
+ * Return: 0, or -ENOENT if @nb was not registered.
+ */
+int cache_ext_unregister_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&cache_ext_notifier, nb);
+}
+EXPORT_SYMBOL_GPL(cache_ext_unregister_notifier);
+
+/* ------------------------------------------------------------------ */
+/* Page cache hooks                                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The hooks run on every page cache event, so each declares its struct
+ * cache_ext_call in the block that calls the policy: with
+ * CONFIG_INIT_STACK_ALL_ZERO (the default where the compiler has it)
+ * every local is cleared when its scope is entered, and clearing the
+ * call's 128 bytes on every event cost more than the rest of a hook.
+ */
+
+/*
+ * The binding of a file folio's cgroup, or NULL, whatever its state: the
+ * registry must stay exact even while a policy is set up or ejected.
+ * Anonymous and shmem folios are never a policy's business.  Caller
+ * holds the RCU read lock, or has interrupts off (an RCU read-side
+ * critical section too: synchronize_rcu() waits for it).
+ */
+static __always_inline struct cache_ext_binding *
+folio_any_binding(struct folio *folio)
+{
+	struct mem_cgroup *memcg;
+
+	if (folio_test_anon(folio) || folio_test_swapbacked(folio))
+		return NULL;
+	memcg = folio_memcg(folio);
+	return memcg ? rcu_dereference_check(memcg->cache_ext,
+					     rcu_read_lock_any_held()) : NULL;
+}
+
+/* The binding of a folio's cgroup if its policy may be called, or NULL. */
+static __always_inline struct cache_ext_binding *
+folio_binding(struct folio *folio)
+{
+	struct cache_ext_binding *binding = folio_any_binding(folio);
+
+	if (!binding || READ_ONCE(binding->state) != CACHE_EXT_BINDING_ACTIVE ||
+	    atomic_read(&binding->policy->eject_reason))
+		return NULL;
+	return binding;
+}
+
+/*
+ * Tell @binding's policy that @folio, tracked at @idx, entered its cgroup's
+ * page cache.  Caller holds the RCU read lock.
+ */
+static void tell_folio_added(struct cache_ext_binding *binding,
+			     struct folio *folio, u32 idx)
+{
+	/*
+	 * @call in the block that calls BPF: CONFIG_INIT_STACK_ALL_ZERO
+	 * clears it where it is declared, and most policies have no
+	 * folio_added() (fifo's kernel lists its folios).
+	 */
+	if (binding->ops->folio_added) {
+		struct cache_ext_call call;
+
+		cache_ext_enter(&call, binding, CACHE_EXT_T_ADDED);
+		call.folio = folio;
+		call.index = idx;
+		call.data = reg_data(&binding->registry, idx);
+		binding->ops->folio_added(folio, binding->memcg);
+		cache_ext_leave(&call);
+	}
+}
+
+/*
+ * Called by filemap_add_folio() with the new folio locked.  @gfp is the
+ * insertion's allocation context; reads pass no __GFP_WRITE, and only
+ * those are asked about admission and counted as misses.  @refault: the
+ * page cache held the shadow of a folio evicted from this index.
+ */
+void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
+{
+	/* Set up by cache_ext_registry_needs() if it is used. */
+	struct cache_ext_prealloc pre __uninitialized;
+	struct cache_ext_binding *binding;
+	bool admitted = true, need = false;
+	u32 idx;
+
+	rcu_read_lock();
+	binding = folio_binding(folio);
+	if (!binding)
+		goto out;
+	if (!(gfp & __GFP_WRITE)) {
+		this_cpu_inc(binding->stats.effect->misses);
+		if (refault)
+			this_cpu_inc(binding->stats.effect->refaults);
+	}
+	if (!binding->tracks)
+		goto out;
+	need = cache_ext_registry_needs(binding, &pre);
+	if (need) {
+		/*
+		 * Allocation may sleep: outside the RCU section, so look
+		 * the binding up again; it may even be another one by now.
+		 */
+		rcu_read_unlock();
+		cache_ext_prealloc_fill(&pre, gfp & GFP_RECLAIM_MASK &
+					      ~__GFP_NOFAIL);
+		rcu_read_lock();
+		binding = folio_binding(folio);
+		if (!binding)
+			goto out;
+	}
+
+	if (binding->ops->admit_folio && !(gfp & __GFP_WRITE)) {
+		struct cache_ext_admit_ctx ctx = {
+			.mapping = folio->mapping,
+			.index = folio->index,
+			.nr_pages = folio_nr_pages(folio),
+		};
+		struct cache_ext_call call;
+
+		cache_ext_enter(&call, binding, CACHE_EXT_T_ADMIT);
+		admitted = binding->ops->admit_folio(&ctx, binding->memcg);
+		cache_ext_leave(&call);
+	}
+
+	idx = cache_ext_registry_add(binding, need ? &pre : NULL, folio,
+				     admitted);
+	if (!idx) {
+		atomic_long_inc(&binding->stats.untracked);
+		goto out;
+	}
+	tell_folio_added(binding, folio, idx);
+out:
+	rcu_read_unlock();
+	if (need)
+		cache_ext_prealloc_free(&pre);
+}
+
+/*
+ * Tell @binding's policy that @folio was used, if it listens.  Caller
+ * holds the RCU read lock.
+ */
+static void tell_folio_accessed(struct cache_ext_binding *binding,
+				struct folio *folio)
+{
+	if (binding->ops->folio_accessed) {
+		struct cache_ext_call call;
+
+		cache_ext_enter(&call, binding, CACHE_EXT_T_ACCESSED);
+		binding->ops->folio_accessed(folio, binding->memcg);
+		cache_ext_leave(&call);
+	}
+}
+
+/* Called by folio_mark_accessed(). */
+void __cache_ext_folio_accessed(struct folio *folio)
+{
+	struct cache_ext_binding *binding;
+
+	/* Already truncated: the policy has seen it leave. */
+	if (!READ_ONCE(folio->mapping))
+		return;
+
+	rcu_read_lock();
+	binding = folio_binding(folio);
+	if (!binding)
+		goto out;
+	this_cpu_inc(binding->stats.effect->accesses);
+	tell_folio_accessed(binding, folio);
+out:
+	rcu_read_unlock();
+}
+
+/* Off: measure what the mapped-access reports are worth (make eval). */
+static bool report_mapped = true;
+module_param_named(mapped_accesses, report_mapped, bool, 0644);
+MODULE_PARM_DESC(mapped_accesses,
+		 "tell policies of accesses through page tables (folio_mapped_accessed); default on");
+
+/*
+ * Called by reclaim (folio_check_references(), @folio locked) and by
+ * MGLRU's page-table walk and look-around (under a page-table lock) for
+ * a folio whose accessed bit they found set in @nr_ptes page-table
+ * entries.  Anonymous and shmem folios have no binding's policy to tell.
+ */
+void __cache_ext_folio_mapped_accessed(struct folio *folio, int nr_ptes)
+{
+	struct cache_ext_binding *binding;
+
+	if (!READ_ONCE(report_mapped) || folio_test_anon(folio) ||
+	    folio_test_swapbacked(folio) || !READ_ONCE(folio->mapping))
+		return;
+
+	rcu_read_lock();
+	binding = folio_binding(folio);
+	if (!binding)
+		goto out;
+	this_cpu_inc(binding->stats.effect->mapped_accesses);
+	if (binding->ops->folio_mapped_accessed) {
+		struct cache_ext_call call;
+
+		cache_ext_enter(&call, binding, CACHE_EXT_T_MAPPED);
+		binding->ops->folio_mapped_accessed(folio, binding->memcg,
+						    nr_ptes);
+		cache_ext_leave(&call);
+	} else {
+		tell_folio_accessed(binding, folio);
+	}
+out:
+	rcu_read_unlock();
+}
+
+/*
+ * Called under the mapping's i_pages lock for every folio leaving it.
+ * The folio leaves the registry and its list even if the policy is being
+ * ejected, so that no node outlives its folio.
+ */
+void __cache_ext_folio_removed(struct folio *folio)
+{
+	struct cache_ext_binding *binding;
+	bool tracked;
+	u32 data = 0;
+
+	/*
+	 * The i_pages lock is held with interrupts off: the binding cannot
+	 * be freed meanwhile (see folio_any_binding()).  rcu_read_lock() is
+	 * taken only around the policy, which the BPF helpers expect.
+	 */
+	lockdep_assert_irqs_disabled();
+	binding = folio_any_binding(folio);
+	if (!binding || !binding->tracks)
+		return;
+
+	spin_lock(&binding->lock);
+	tracked = cache_ext_registry_remove(binding, folio,
+					    binding->ops->folio_removed ?
+					    &data : NULL);
+	spin_unlock(&binding->lock);
+	if (!tracked || !binding->ops->folio_removed)
+		return;
+
+	rcu_read_lock();
+	if (binding == folio_binding(folio)) {
+		struct cache_ext_call call;
+
+		cache_ext_enter(&call, binding, CACHE_EXT_T_REMOVED);
+		call.removed_data = data;
+		call.folio = folio;
+		call.index = 0;
+		call.data = &call.removed_data;
+		binding->ops->folio_removed(folio, binding->memcg);
+		cache_ext_leave(&call);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * Called by __folio_migrate_mapping() and replace_page_cache_folio() under
+ * the i_pages lock, both folios locked, @new already in @old's place and
+ * charged to @old's memory cgroup.  Neither goes through the removal and
+ * insertion hooks, so the registry entry, with its place on the policy's
+ * lists, moves to @new.  Like removal, this keeps the registry right even
+ * while the policy is being ejected.
+ */
+void __cache_ext_folio_replaced(struct folio *old, struct folio *new)
+{
+	struct cache_ext_binding *binding;
+	unsigned long flags;
+
+	rcu_read_lock();
+	binding = folio_any_binding(old);
+	if (binding && binding->tracks) {
+		spin_lock_irqsave(&binding->lock, flags);
+		cache_ext_registry_rekey(binding, old, new);
+		spin_unlock_irqrestore(&binding->lock, flags);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * Called by __split_huge_page() for each folio @tail split off @folio that
+ * stays in the page cache, under the mapping's i_pages lock with
+ * interrupts off, once the split is done (@folio is the first of the new
+ * folios and keeps its node, its place and its policy data).  If @folio is
+ * tracked, @tail is tracked from now on too, as if it had just been
+ * inserted: its data starts at 0 and the policy's folio_added() is told,
+ * but admission is not asked and no miss is counted.  Memory for the
+ * registry is allocated atomically; without it @tail stays untracked, and
+ * is counted so.
+ */
+void __cache_ext_folio_split(struct folio *folio, struct folio *tail)
+{
+	struct cache_ext_prealloc pre __uninitialized;
+	struct cache_ext_binding *binding;
+	bool need;
+	u32 idx;
+
+	lockdep_assert_irqs_disabled();
+	binding = folio_any_binding(folio);
+	if (!binding || !binding->tracks)
+		return;
+	spin_lock(&binding->lock);
+	idx = cache_ext_registry_lookup(binding, folio);
+	spin_unlock(&binding->lock);
+	if (!idx)
+		return;
+
+	need = cache_ext_registry_needs(binding, &pre);
+	if (need)
+		cache_ext_prealloc_fill(&pre, GFP_ATOMIC);
+	idx = cache_ext_registry_add(binding, need ? &pre : NULL, tail, true);
+	/* kmalloc()ed only: atomic allocations do not fall back to vmalloc. */
+	if (need)
+		cache_ext_prealloc_free(&pre);
+	if (!idx) {
+		atomic_long_inc(&binding->stats.untracked);
+		return;
+	}
+
+	rcu_read_lock();
+	if (binding == folio_binding(tail))
+		tell_folio_added(binding, tail, idx);
+	rcu_read_unlock();
+}
+
+/*
+ * Called by filemap_read() for each folio it copied from.  A folio the
+ * policy did not admit is dropped now, if nobody else uses it: clean, not
+ * under writeback, not mapped, and only the reader's reference besides
+ * the page cache's.
+ */
+void __cache_ext_folio_read(struct folio *folio)
+{
+	struct cache_ext_binding *binding;
+	struct address_space *mapping;
+	struct mem_cgroup *memcg;
+	bool drop = false;
+	u32 idx;
+
+	rcu_read_lock();
+	binding = folio_binding(folio);
+	if (binding && binding->ops->admit_folio) {
+		spin_lock_irq(&binding->lock);
+		idx = cache_ext_registry_lookup(binding, folio);
+		drop = idx && reg_node(&binding->registry, idx)->noadmit;
+		spin_unlock_irq(&binding->lock);
+	}
+	rcu_read_unlock();
+	if (!drop || !folio_trylock(folio))
+		return;
+	/*
+	 * A folio just read in may still wait in an LRU-add batch, whose
+	 * reference would make mapping_evict_folio() refuse it: this CPU's,
+	 * or, if the reader moved since it added the folio, another's.
+	 * Draining every CPU sleeps and costs milliseconds, but only a
+	 * reader that migrated between the insertion and the copy needs it,
+	 * and the one drain lets the rest of that batch go as well.
+	 */
+	if (!folio_test_lru(folio))
+		lru_add_drain();
+	if (!folio_test_lru(folio))
+		lru_add_drain_all();
+
+	/* The reader's reference keeps the folio's memcg alive. */
+	memcg = folio_memcg(folio);
+	mapping = folio->mapping;
+	drop = mapping && !folio_test_dirty(folio) &&
+	       !folio_test_writeback(folio) && !folio_mapped(folio) &&
+	       mapping_evict_folio(mapping, folio);
+	folio_unlock(folio);
+
+	if (drop) {
+		rcu_read_lock();
+		binding = rcu_dereference(memcg->cache_ext);
+		if (binding)
+			atomic_long_inc(&binding->stats.not_admitted);
+		rcu_read_unlock();
+	}
+}

@@ -1,0 +1,677 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _MM_CACHE_EXT_INTERNAL_H
+#define _MM_CACHE_EXT_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/cache_ext.h>
+#include <linux/irqflags.h>
+#include <linux/jiffies.h>
+#include <linux/kernel_stat.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched/clock.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+/**
+ * struct cache_ext_policy - a registered struct cache_ext_ops
+ * @ops: the kernel copy of the struct_ops value, owned by its BPF map
+ * @node: entry in the list of registered policies
+ * @bindings: the policy's bindings, linked by &cache_ext_binding.policy_node
+ * @eject_reason: an &enum cache_ext_eject_reason; set once, by cmpxchg
+ * @eject_work: unbinds an ejected policy from process context
+ * @eject_msg: what the policy did to be ejected, written once by the
+ *	caller that set @eject_reason, before it queues @eject_work
+ *
+ * Lifetime: allocated by cache_ext_policy_register(), freed by
+ * cache_ext_policy_unregister() once (1) it is off the list, so that
+ * nothing can find it by name, (2) every binding is unpublished and an
+ * RCU grace period has passed, so that no callback or kfunc of it runs
+ * and nothing can eject it any more, and (3) @eject_work was flushed, so
+ * that an ejection queued before (2) has run.  See core.c.
+ */
+struct cache_ext_policy {
+	struct cache_ext_ops *ops;
+	struct list_head node;
+	struct list_head bindings;
+	atomic_t eject_reason;
+	struct work_struct eject_work;
+	char eject_msg[CACHE_EXT_EXIT_MSG_LEN];
+};
+
+/**
+ * struct cache_ext_list - one eviction list of a binding
+ * @nr: number of folios on the list (cursors not counted)
+ *
+ * The list itself is a ring of registry nodes through a head node, see
+ * &struct cache_ext_node.
+ */
+struct cache_ext_list {
+	u32 nr;
+};
+
+/*
+ * One tracked folio, list head or iterator cursor: 16 bytes.
+ *
+ * Nodes live in their binding's registry, in chunks of
+ * CACHE_EXT_CHUNK_NODES, and name each other by a 28-bit index: @next and
+ * @prev link the eviction lists (rings through a head node), @hnext the
+ * hash chains.  Index 0 is no node; 1 .. CACHE_EXT_MAX_LISTS are the list
+ * heads; up to CACHE_EXT_FIRST_FOLIO - 1 the iterator cursors.
+ *
+ * A folio is named by its pfn (40 bits: every architecture's physical
+ * address space fits), so that 28 bits of index, 40 of pfn, 3 of list and
+ * the admission flag pack into 16 bytes; CACHE_EXT_NO_PFN marks heads,
+ * cursors and free nodes.  @list is the list's id + 1, 0 for none.
+ *
+ * Beside each node, in a chunk of its own, is the policy's u32 of the
+ * folio (bpf_cache_ext_folio_data()).
+ */
+struct cache_ext_node {
+	u64 next:28, prev:28, list:3, noadmit:1, pfn_hi:4;
+	u64 hnext:28, pfn_lo:36;
+};
+
+#define CACHE_EXT_INDEX_BITS	28
+#define CACHE_EXT_MAX_NODES	BIT(CACHE_EXT_INDEX_BITS)
+#define CACHE_EXT_PFN_BITS	40
+#define CACHE_EXT_NO_PFN	((1ULL << CACHE_EXT_PFN_BITS) - 1)
+#define CACHE_EXT_CHUNK_SHIFT	8
+#define CACHE_EXT_CHUNK_NODES	BIT(CACHE_EXT_CHUNK_SHIFT)
+#define CACHE_EXT_FIRST_CURSOR	(CACHE_EXT_MAX_LISTS + 1)
+#define CACHE_EXT_FIRST_FOLIO	64
+/*
+ * Most nodes a kernel walk of a list passes per hold of the binding's
+ * lock, which is taken with interrupts off.
+ */
+#define CACHE_EXT_WALK_BATCH	256
+/* Chunk tables double from at least 2 entries: at most this many growths. */
+#define CACHE_EXT_TABLE_GROWTHS	(CACHE_EXT_INDEX_BITS - CACHE_EXT_CHUNK_SHIFT)
+
+/**
+ * struct cache_ext_registry - the folios a binding tracks
+ * @nodes: chunk table: @nodes[i] holds nodes i * CACHE_EXT_CHUNK_NODES ...
+ * @data: the policy's u32 of each node, chunked like @nodes
+ * @nr_chunks: chunks allocated; chunks are freed with the registry only,
+ *	so a pointer into @data stays valid while its binding is published
+ * @max_chunks: size of the chunk tables
+ * @retired: chunk tables replaced by larger ones, kept until the registry
+ *	is destroyed: reg_data() is evaluated outside the lock (see
+ *	registry_grow())
+ * @nr_retired: entries of @retired in use
+ * @free: first free node (linked by &cache_ext_node.next), 0 for none
+ * @nr_free: free nodes
+ * @nr: tracked folios
+ * @cursors: free cursor nodes, bit i for node i
+ * @buckets: hash table of folio pfn -> node index; while it is resized,
+ *	@buckets[1] is the new table and the first @moved buckets of
+ *	@buckets[0] have been moved into it
+ * @bits: log2 of the sizes of @buckets
+ * @moved: see @buckets
+ * @grow_at: more folios than this resize @buckets (twice its size)
+ * @shrink_at: fewer folios than this resize @buckets (half its size, or
+ *	0 at the smallest size); both are out of reach while a resize is
+ *	queued or running
+ * @resize_work: resizes @buckets to the number of folios
+ *
+ * Everything is under &cache_ext_binding.lock, except the chunks of @data
+ * that the policy reads and writes through bpf_cache_ext_folio_data(),
+ * and the load of @data by reg_data() that finds them: the hooks and the
+ * iterator evaluate it after dropping the lock.  That is why a chunk
+ * table, once published, is never freed before the registry.
+ */
+struct cache_ext_registry {
+	struct cache_ext_node **nodes;
+	u32 **data;
+	u32 nr_chunks;
+	u32 max_chunks;
+	struct {
+		struct cache_ext_node **nodes;
+		u32 **data;
+	} retired[CACHE_EXT_TABLE_GROWTHS];
+	u32 nr_retired;
+	u32 free;
+	u32 nr_free;
+	u32 nr;
+	u64 cursors;
+	u32 *buckets[2];
+	u8 bits[2];
+	u32 moved;
+	u32 grow_at;
+	u32 shrink_at;
+	struct work_struct resize_work;
+};
+
+/**
+ * struct cache_ext_prealloc - memory the registry may need, allocated
+ *	before its lock is taken
+ * @nodes: a chunk of nodes, or NULL
+ * @data: the matching chunk of policy data, or NULL
+ * @node_tbl: a larger chunk table for nodes, or NULL; set to NULL when
+ *	cache_ext_registry_add() publishes it
+ * @data_tbl: the same for data
+ * @max_chunks: size of @node_tbl and @data_tbl
+ */
+struct cache_ext_prealloc {
+	struct cache_ext_node *nodes;
+	u32 *data;
+	struct cache_ext_node **node_tbl;
+	u32 **data_tbl;
+	u32 max_chunks;
+};
+
+/**
+ * struct cache_ext_stats - counters of one binding
+ * @evict_calls: evict_folios() calls
+ * @evict_busy: reclaim batches the LRU chose because another reclaimer
+ *	was asking the policy (&cache_ext_binding.evict_lock taken)
+ * @requested: folios reclaim asked the policy for
+ * @proposed: candidates the policy proposed (scored ones included)
+ * @accepted: candidates the kernel took for reclaim
+ * @rejected: candidates it could not take (busy, gone, unevictable)
+ * @reclaimed: pages reclaimed from the accepted candidates
+ * @fallback: pages reclaim needed beyond what the policy supplied
+ * @errors: invalid, foreign or duplicate candidates
+ * @untracked: folios that could not be registered (no memory)
+ * @not_admitted: folios dropped after a read because admit_folio() said no
+ * @effect: per CPU, what the cgroup's page cache did for its readers
+ */
+struct cache_ext_stats {
+	atomic_long_t evict_calls;
+	atomic_long_t evict_busy;
+	atomic_long_t requested;
+	atomic_long_t proposed;
+	atomic_long_t accepted;
+	atomic_long_t rejected;
+	atomic_long_t reclaimed;
+	atomic_long_t fallback;
+	atomic_long_t errors;
+	atomic_long_t untracked;
+	atomic_long_t not_admitted;
+	struct cache_ext_effect __percpu *effect;
+};
+
+/**
+ * struct cache_ext_effect - a bound cgroup's page cache, from its readers'
+ *	side; per CPU, summed when read
+ * @accesses: folio_mark_accessed() calls: each read of a folio
+ * @misses: folios inserted by reads (readahead included)
+ * @refaults: of those, folios this cgroup had evicted before (the page
+ *	cache still held their shadow entry)
+ * @mapped_accesses: accesses through page tables found by reclaim or by
+ *	MGLRU's page-table walk (one per folio each time it is found)
+ *
+ * Hits are @accesses - @misses, as cachestat tools count them: a folio
+ * read in is accessed once by the read that missed.
+ */
+struct cache_ext_effect {
+	unsigned long accesses;
+	unsigned long misses;
+	unsigned long refaults;
+	unsigned long mapped_accesses;
+};
+
+/**
+ * enum cache_ext_binding_state - life of a binding
+ * @CACHE_EXT_BINDING_INIT: published for the kfuncs of init(), hooks ignore it
+ * @CACHE_EXT_BINDING_ACTIVE: the policy manages the cgroup
+ */
+enum cache_ext_binding_state {
+	CACHE_EXT_BINDING_INIT,
+	CACHE_EXT_BINDING_ACTIVE,
+};
+
+/**
+ * enum cache_ext_timed - the callbacks whose time is charged, each apart
+ * @CACHE_EXT_T_EVICT: evict_folios()
+ * @CACHE_EXT_T_ADDED: folio_added()
+ * @CACHE_EXT_T_ACCESSED: folio_accessed()
+ * @CACHE_EXT_T_REMOVED: folio_removed()
+ * @CACHE_EXT_T_ADMIT: admit_folio()
+ * @CACHE_EXT_T_MAPPED: folio_mapped_accessed()
+ * @CACHE_EXT_NR_TIMED: their number
+ */
+enum cache_ext_timed {
+	CACHE_EXT_T_EVICT,
+	CACHE_EXT_T_ADDED,
+	CACHE_EXT_T_ACCESSED,
+	CACHE_EXT_T_REMOVED,
+	CACHE_EXT_T_ADMIT,
+	CACHE_EXT_T_MAPPED,
+	CACHE_EXT_NR_TIMED,
+};
+
+/**
+ * struct cache_ext_binding - a policy bound to one memory cgroup
+ * @ops: the policy's callbacks, read locklessly by the hooks
+ * @memcg: the bound cgroup; a css reference is held while bound
+ * @policy: the policy this binding belongs to
+ * @policy_node: entry in &cache_ext_policy.bindings
+ * @hash_node: entry in the table that validates memcg pointers from BPF
+ * @state: an &enum cache_ext_binding_state
+ * @inherited: bound because the cgroup was created under a cgroup with
+ *	this policy, not by a write of its own (cache_ext_memcg_online())
+ * @tracks: the policy is told about folios (it has folio_added(),
+ *	folio_accessed(), folio_removed() or admit_folio()) or has the kernel
+ *	list them (%CACHE_EXT_OPS_ADD_TO_LIST), so the registry tracks them;
+ *	a policy without those never sees a folio, so it could name none,
+ *	and its binding tracks nothing
+ * @lock: protects the registry, the lists and every node; taken with
+ *	interrupts disabled because folio removal runs under the i_pages lock
+ * @registry: the tracked folios and the lists' nodes
+ * @nr_lists: lists created so far; ids are 0 .. @nr_lists - 1
+ * @lists: the eviction lists
+ * @stats: counters
+ * @err_level: recent invalid, foreign or duplicate candidates; halves
+ *	every second (under @lock)
+ * @err_stamp: jiffies up to which @err_level has been decayed
+ * @evict_lock: one evict_folios() call at a time, with the isolation of
+ *	its candidates; taken before @lock, and only with spin_trylock():
+ *	a reclaimer never waits for another one's policy call
+ * @overruns: consecutive calls over their time budget, for each timed
+ *	callback (&enum cache_ext_timed)
+ * @overrun_end: local_clock() when the last overrun counted in @overruns
+ *	ended; an overrun that began before it overlapped that one
+ * @rate_start: jiffies when the current second of @rate_ns began
+ * @rate_ns: time the event callbacks of each kind took in that second,
+ *	each call's share capped (note_event_rate() in core.c)
+ *
+ * Published in &mem_cgroup.cache_ext with RCU; freed only after a grace
+ * period, once no hook can still be running one of its callbacks.
+ */
+struct cache_ext_binding {
+	struct cache_ext_ops *ops;
+	struct mem_cgroup *memcg;
+	struct cache_ext_policy *policy;
+	struct list_head policy_node;
+	struct hlist_node hash_node;
+	int state;
+	bool inherited;
+	bool tracks;
+	spinlock_t lock;	/* see @lock above */
+	struct cache_ext_registry registry;
+	u32 nr_lists;
+	struct cache_ext_list lists[CACHE_EXT_MAX_LISTS];
+	struct cache_ext_stats stats;
+	u32 err_level;
+	unsigned long err_stamp;
+	spinlock_t evict_lock;	/* see @evict_lock above */
+	atomic_t overruns[CACHE_EXT_NR_TIMED];
+	u64 overrun_end[CACHE_EXT_NR_TIMED];
+	unsigned long rate_start[CACHE_EXT_NR_TIMED];
+	atomic64_t rate_ns[CACHE_EXT_NR_TIMED];
+};
+
+static __always_inline struct cache_ext_node *
+reg_node(const struct cache_ext_registry *reg, u32 idx)
+{
+	return reg->nodes[idx >> CACHE_EXT_CHUNK_SHIFT] +
+	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
+}
+
+/*
+ * The policy data of node @idx.  Safe without the lock for a node the
+ * caller found under it: @idx's chunk is in every table published since
+ * (registry_grow() copies, then publishes), and a table that was replaced
+ * stays readable until the registry is destroyed.
+ */
+static __always_inline u32 *reg_data(const struct cache_ext_registry *reg, u32 idx)
+{
+	return READ_ONCE(reg->data)[idx >> CACHE_EXT_CHUNK_SHIFT] +
+	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
+}
+
+/*
+ * Make @prev and @next, the neighbours node @idx is to have on its ring,
+ * point at it; @idx's own links are the caller's.  Caller holds the
+ * binding's lock.
+ */
+static __always_inline void node_link_neighbours(struct cache_ext_registry *reg,
+						 u32 idx, u32 prev, u32 next)
+{
+	struct cache_ext_node *p = reg_node(reg, prev);
+	struct cache_ext_node *n = reg_node(reg, next);
+
+	p->next = idx;
+	n->prev = idx;
+}
+
+/*
+ * Make the neighbours of node @idx point past it; @idx's own links are
+ * left as they are.  Caller holds the binding's lock.
+ */
+static __always_inline void node_unlink_neighbours(struct cache_ext_registry *reg,
+						   u32 idx)
+{
+	struct cache_ext_node *node = reg_node(reg, idx);
+	u32 prev = node->prev, next = node->next;
+	struct cache_ext_node *p = reg_node(reg, prev);
+	struct cache_ext_node *n = reg_node(reg, next);
+
+	/* Both links read first: the stores below may alias @node. */
+	p->next = next;
+	n->prev = prev;
+}
+
+/* Put node @idx before node @at.  Caller holds b->lock. */
+static __always_inline void node_insert_before(struct cache_ext_registry *reg,
+					       u32 idx, u32 at)
+{
+	struct cache_ext_node *node = reg_node(reg, idx);
+	u32 prev = reg_node(reg, at)->prev;
+
+	node->next = at;
+	node->prev = prev;
+	node_link_neighbours(reg, idx, prev, at);
+}
+
+/* Take node @idx out of its ring.  Caller holds b->lock. */
+static __always_inline void node_remove(struct cache_ext_registry *reg,
+					u32 idx)
+{
+	struct cache_ext_node *node = reg_node(reg, idx);
+
+	node_unlink_neighbours(reg, idx);
+	node->next = idx;
+	node->prev = idx;
+}
+
+static __always_inline u64 node_pfn(const struct cache_ext_node *node)
+{
+	return node->pfn_lo | (u64)node->pfn_hi << 36;
+}
+
+/* Does @node name @pfn?  The low bits first: they almost always differ. */
+static __always_inline bool node_has_pfn(const struct cache_ext_node *node,
+					 u64 pfn)
+{
+	return node->pfn_lo == (pfn & GENMASK_ULL(35, 0)) &&
+	       node->pfn_hi == pfn >> 36;
+}
+
+static __always_inline void node_set_pfn(struct cache_ext_node *node, u64 pfn)
+{
+	node->pfn_lo = pfn;
+	node->pfn_hi = pfn >> 36;
+}
+
+/* The list head of list @id. */
+static __always_inline u32 list_head_index(u32 id)
+{
+	return id + 1;
+}
+
+extern struct mutex cache_ext_mutex;
+
+struct cache_ext_evict_req;
+
+/**
+ * struct cache_ext_call - a callback of a binding, while it runs
+ * @binding: the binding whose callback it is
+ * @clocked: timed with local_clock(): evict_folios(), or a callback run
+ *	with interrupts off; the others are timed in jiffies
+ * @start: if @clocked, local_clock() when the call was entered
+ * @irq_start: if @clocked, cache_ext_irq_time() when the call was entered
+ * @start_jiffies: jiffies when the callback was entered
+ * @budget: nanoseconds it may run; past that, the iterator yields nothing
+ *	more and proposals are refused, and on return the overrun is
+ *	counted (cache_ext_note_time())
+ * @prev: the call this one interrupted on this CPU, or NULL
+ * @cb: which callback, for the charge of its time
+ * @req: for evict_folios(), the request it answers (evict.c); else NULL
+ * @sampled: folios the list iterator yielded to this call
+ * @folio: the folio the call handled last (the hook's folio, the
+ *	iterator's last), so that the kfuncs find its node without a hash
+ *	lookup; NULL for none
+ * @index: the registry node of @folio when it was recorded; the kfuncs
+ *	check it still is before they change anything
+ * @data: the policy's u32 of @folio
+ * @removed_data: for folio_removed(), a copy of the removed folio's u32
+ * @check_from: jiffies from which the budget check reads the clock: the
+ *	jiffy before the budget can end (cache_ext_call_over_budget())
+ * @over: the call was found past its budget
+ *
+ * Which binding's callback is running is what the kfuncs act on.  A
+ * non-sleeping callback runs with preemption disabled and is recorded per
+ * CPU; the sleepable init() and exit() run under cache_ext_mutex, one at
+ * a time, and are recorded with the task that runs them.  Interrupts see
+ * neither: a kfunc called from a BPF timer or any other interrupt finds no
+ * caller.
+ */
+struct cache_ext_call {
+	struct cache_ext_binding *binding;
+	bool clocked;
+	u64 start;
+	u64 irq_start;
+	unsigned long start_jiffies;
+	u64 budget;
+	struct cache_ext_call *prev;
+	enum cache_ext_timed cb;
+	struct cache_ext_evict_req *req;
+	u32 sampled;
+	struct folio *folio;
+	u32 index;
+	u32 *data;
+	u32 removed_data;
+	unsigned long check_from;
+	bool over;
+};
+
+DECLARE_PER_CPU(struct cache_ext_call *, cache_ext_running);
+
+/**
+ * struct cache_ext_watch - the outermost callback running on a CPU, as the
+ *	watchdog sees it (cache_ext_watchdog_fn() in core.c)
+ * @binding: its binding; NULL when none runs.  Written last on entry
+ *	(release), cleared first on return
+ * @start: jiffies when it was entered
+ * @cb: which callback
+ *
+ * The watchdog reads these of other CPUs, never the &struct cache_ext_call
+ * on the running task's stack.
+ */
+struct cache_ext_watch {
+	struct cache_ext_binding *binding;
+	unsigned long start;
+	enum cache_ext_timed cb;
+};
+
+DECLARE_PER_CPU(struct cache_ext_watch, cache_ext_watch);
+
+/**
+ * struct cache_ext_budget - the time budget of a kind of callback
+ * @ns: in nanoseconds
+ * @jiffies: in whole jiffies, rounded down
+ *
+ * [0] for evict_folios() (cache_ext.evict_budget_ms), [1] for the event
+ * callbacks (cache_ext.event_budget_ms); core.c keeps them.
+ */
+struct cache_ext_budget {
+	u64 ns;
+	unsigned long jiffies;
+};
+
+extern struct cache_ext_budget cache_ext_budgets[2];
+
+static inline const struct cache_ext_budget *
+cache_ext_budget(enum cache_ext_timed cb)
+{
+	return &cache_ext_budgets[cb != CACHE_EXT_T_EVICT];
+}
+
+/*
+ * Nanoseconds this CPU has spent in hard and soft interrupts, counted by
+ * CONFIG_IRQ_TIME_ACCOUNTING; 0 without it.  Preemption is disabled.
+ */
+static inline u64 cache_ext_irq_time(void)
+{
+#ifdef CONFIG_IRQ_TIME_ACCOUNTING
+	const u64 *cpustat = kcpustat_this_cpu->cpustat;
+
+	return READ_ONCE(cpustat[CPUTIME_IRQ]) +
+	       READ_ONCE(cpustat[CPUTIME_SOFTIRQ]);
+#else
+	return 0;
+#endif
+}
+
+/* core.c: charge a callback's time */
+void cache_ext_note_time(struct cache_ext_binding *binding,
+			 enum cache_ext_timed cb, u64 took);
+
+/*
+ * Around a call of a callback that must not sleep:
+ *	cache_ext_enter(&call, b, CACHE_EXT_T_...); b->ops->op(...);
+ *	took = cache_ext_leave(&call);
+ * cache_ext_leave() charges the time (cache_ext_note_time()).
+ */
+static inline void cache_ext_enter(struct cache_ext_call *call,
+				   struct cache_ext_binding *b,
+				   enum cache_ext_timed cb)
+{
+	call->binding = b;
+	call->cb = cb;
+	call->req = NULL;
+	call->sampled = 0;
+	call->folio = NULL;
+	call->over = false;
+	call->budget = READ_ONCE(cache_ext_budget(cb)->ns);
+	preempt_disable();
+	call->prev = this_cpu_read(cache_ext_running);
+	this_cpu_write(cache_ext_running, call);
+	call->start_jiffies = jiffies;
+	call->check_from = call->start_jiffies +
+			   READ_ONCE(cache_ext_budget(cb)->jiffies) - 1;
+	/*
+	 * With interrupts off (folio_removed() runs under the i_pages lock)
+	 * jiffies may not move: the tick that advances them may be this
+	 * CPU's.
+	 */
+	if (!call->prev) {
+		struct cache_ext_watch *w = this_cpu_ptr(&cache_ext_watch);
+
+		w->start = call->start_jiffies;
+		w->cb = cb;
+		/* Pairs with the watchdog's acquire (core.c). */
+		smp_store_release(&w->binding, b);
+	}
+	call->clocked = cb == CACHE_EXT_T_EVICT || irqs_disabled();
+	if (call->clocked) {
+		call->start = local_clock();
+		call->irq_start = cache_ext_irq_time();
+		/* Nor can the budget check wait for jiffies to move. */
+		if (cb != CACHE_EXT_T_EVICT)
+			call->check_from = call->start_jiffies - 1;
+	}
+}
+
+/* How long a clocked call has run, interrupts it sat through left out. */
+static inline u64 cache_ext_clocked_time(const struct cache_ext_call *call)
+{
+	u64 wall = local_clock() - call->start;
+	u64 irq = cache_ext_irq_time() - call->irq_start;
+
+	return wall > irq ? wall - irq : 0;
+}
+
+/*
+ * Returns the nanoseconds the call took, charged to its binding.
+ * evict_folios(), and a callback run with interrupts off, are timed with
+ * local_clock(), less the time this CPU spent in interrupts meanwhile;
+ * another event callback, whose budget is in milliseconds and which runs
+ * for every folio, in whole jiffies less one, so that its time is never
+ * overestimated.
+ */
+static inline u64 cache_ext_leave(struct cache_ext_call *call)
+{
+	unsigned long ticks;
+	u64 took;
+
+	if (call->clocked) {
+		took = cache_ext_clocked_time(call);
+	} else {
+		ticks = jiffies - call->start_jiffies;
+		took = ticks ? (u64)(ticks - 1) * TICK_NSEC : 0;
+	}
+
+	if (!call->prev)
+		WRITE_ONCE(this_cpu_ptr(&cache_ext_watch)->binding, NULL);
+	this_cpu_write(cache_ext_running, call->prev);
+	preempt_enable();
+	cache_ext_note_time(call->binding, call->cb, took);
+	return took;
+}
+
+/* core.c */
+int cache_ext_policy_register(struct cache_ext_ops *ops);
+void cache_ext_policy_unregister(struct cache_ext_ops *ops);
+struct cache_ext_call *cache_ext_current_call(void);
+bool cache_ext_call_over_budget(struct cache_ext_call *call);
+struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg);
+struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
+						    unsigned long memcg);
+__printf(3, 4)
+void cache_ext_eject(struct cache_ext_policy *policy,
+		     enum cache_ext_eject_reason reason, const char *fmt, ...);
+void cache_ext_note_error(struct cache_ext_binding *binding,
+			  enum cache_ext_eject_reason reason);
+
+/* registry.c */
+int cache_ext_registry_init(struct cache_ext_binding *binding);
+void cache_ext_registry_destroy(struct cache_ext_binding *binding);
+u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
+			      struct folio *folio);
+u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio);
+/* Below this many free nodes, insertions bring a new chunk along. */
+#define CACHE_EXT_LOW_FREE	8
+
+/**
+ * cache_ext_registry_needs - what the next insertion may have to allocate
+ * @b: the binding; read without its lock, so only a hint
+ * @pre: set up if true is returned: zeroed, and its @max_chunks set if
+ *	the chunk tables must grow; untouched otherwise
+ *
+ * Inline: every insertion asks, and almost every answer is no.
+ *
+ * Return: true if cache_ext_prealloc_fill() should run before insertion.
+ */
+static __always_inline bool
+cache_ext_registry_needs(struct cache_ext_binding *b,
+			 struct cache_ext_prealloc *pre)
+{
+	struct cache_ext_registry *reg = &b->registry;
+	u32 max;
+
+	if (likely(READ_ONCE(reg->nr_free) >= CACHE_EXT_LOW_FREE))
+		return false;
+	memset(pre, 0, sizeof(*pre));
+	max = READ_ONCE(reg->max_chunks);
+	if (READ_ONCE(reg->nr_chunks) >= max)
+		pre->max_chunks = max * 2;
+	return true;
+}
+
+void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp);
+void cache_ext_prealloc_free(struct cache_ext_prealloc *pre);
+u32 cache_ext_registry_add(struct cache_ext_binding *binding,
+			   struct cache_ext_prealloc *pre, struct folio *folio,
+			   bool admitted);
+bool cache_ext_registry_remove(struct cache_ext_binding *binding,
+			       struct folio *folio, u32 *data);
+void cache_ext_registry_rekey(struct cache_ext_binding *binding,
+			      struct folio *old, struct folio *new);
+u32 cache_ext_cursor_get(struct cache_ext_binding *b);
+void cache_ext_cursor_put(struct cache_ext_binding *b, u32 idx);
+long cache_ext_registry_size(struct cache_ext_binding *binding);
+long cache_ext_registry_bytes(struct cache_ext_binding *binding);
+
+/* lists.c */
+void cache_ext_node_unlink(struct cache_ext_binding *b, u32 idx);
+void cache_ext_node_link(struct cache_ext_binding *b, u32 idx, u32 id,
+			 bool tail);
+void cache_ext_lists_ensure_first(struct cache_ext_binding *b);
+
+#endif /* _MM_CACHE_EXT_INTERNAL_H */

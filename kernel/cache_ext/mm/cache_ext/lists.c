@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cache_ext eviction lists: the kfuncs a policy orders its folios with.
+ *
+ * Each binding owns up to CACHE_EXT_MAX_LISTS lists, created by the
+ * policy's init() and numbered 0, 1, ... in creation order, so a policy
+ * that creates its lists in the same order everywhere gets the same ids
+ * in every cgroup.  A tracked folio is on at most one list at a time.
+ *
+ * Every kfunc names the binding by its memcg and the folio by pointer.
+ * Both are validated before use: the memcg against the bindings of the
+ * policy whose callback is running (cache_ext_kfunc_binding()), so that a
+ * policy never reads or changes another policy's lists, and the folio
+ * against the binding's registry.  The verifier only lets trusted
+ * pointers through (KF_TRUSTED_ARGS): the callbacks' arguments and the
+ * iterator's folios.  Misuse returns an error and changes nothing.
+ *
+ * The iterator yields folios from a list's head without holding the lock
+ * between steps: a cursor node marks its place, so the policy may move,
+ * delete or propose the current folio, and folios may leave the page
+ * cache, while it iterates.  It takes a few folios per lock hold; one of
+ * them may have left the page cache by the time it is yielded, which
+ * the kfuncs given it find out.
+ */
+
+#define pr_fmt(fmt) "cache_ext: " fmt
+
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/mm.h>
+
+#include "internal.h"
+
+/* Make list @id of @b empty.  Caller holds b->lock. */
+static void list_init(struct cache_ext_binding *b, u32 id)
+{
+	struct cache_ext_node *head = reg_node(&b->registry,
+					       list_head_index(id));
+
+	head->next = list_head_index(id);
+	head->prev = list_head_index(id);
+	b->lists[id].nr = 0;
+}
+
+/**
+ * cache_ext_node_unlink - take a folio's node off its list, if any
+ * @b: the binding, locked
+ * @idx: the node
+ */
+void cache_ext_node_unlink(struct cache_ext_binding *b, u32 idx)
+{
+	struct cache_ext_node *node = reg_node(&b->registry, idx);
+
+	if (!node->list)
+		return;
+	node_remove(&b->registry, idx);
+	b->lists[node->list - 1].nr--;
+	node->list = 0;
+}
+
+/**
+ * cache_ext_node_link - put a folio's node at one end of a list
+ * @b: the binding, locked
+ * @idx: the node, on no list
+ * @id: an existing list of @b
+ * @tail: true for the tail, false for the head
+ */
+void cache_ext_node_link(struct cache_ext_binding *b, u32 idx, u32 id,
+			 bool tail)
+{
+	struct cache_ext_registry *reg = &b->registry;
+	u32 head = list_head_index(id);
+
+	node_insert_before(reg, idx, tail ? head : reg_node(reg, head)->next);
+	b->lists[id].nr++;
+	reg_node(reg, idx)->list = id + 1;
+}
+
+#define ITER_BATCH	8
+
+/*
+ * The kernel-side layout of struct bpf_iter_cache_ext_list.  The iterator
+ * takes up to ITER_BATCH folios per lock hold, in @folios and @index, and
+ * its cursor stands after the last of them.
+ */
+struct cache_ext_list_iter {
+	struct cache_ext_binding *binding;
+	u32 cursor;
+	u32 list;
+	u32 remaining;
+	u8 nr;
+	u8 pos;
+	struct folio *folios[ITER_BATCH];
+	u32 index[ITER_BATCH];
+} __aligned(8);
+
+/**
+ * cache_ext_lists_ensure_first - create list 0 of a binding if it has none
+ * @b: a binding being set up, after its init()
+ */
+void cache_ext_lists_ensure_first(struct cache_ext_binding *b)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->lock, flags);
+	if (!b->nr_lists) {
+		b->nr_lists = 1;
+		list_init(b, 0);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpf_cache_ext_list_create - create an eviction list for a binding
+ * @memcg: the cgroup whose init() is running
+ *
+ * Only from init().
+ *
+ * Return: the new list's id, -EINVAL if @memcg is not the cgroup whose
+ * init() is running, -ENOSPC after %CACHE_EXT_MAX_LISTS lists.
+ */
+__bpf_kfunc s32 bpf_cache_ext_list_create(struct mem_cgroup *memcg)
+{
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	unsigned long flags;
+	s32 id;
+
+	if (!b || READ_ONCE(b->state) != CACHE_EXT_BINDING_INIT)
+		return -EINVAL;
+
+	spin_lock_irqsave(&b->lock, flags);
+	if (b->nr_lists < CACHE_EXT_MAX_LISTS) {
+		id = b->nr_lists++;
+		list_init(b, id);
+	} else {
+		id = -ENOSPC;
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return id;
+}
+
+/*
+ * Common part of add and move: validate, then link @folio at the head or
+ * tail of list @id.  @must_be_linked: true for move, false for add.
+ */
+static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
+		      bool tail, bool must_be_linked)
+{
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	unsigned long flags;
+	int ret = 0;
+	u32 idx;
+
+	if (!b)
+		return -EINVAL;
+
+	spin_lock_irqsave(&b->lock, flags);
+	idx = cache_ext_registry_find(b, folio);
+	if (id >= b->nr_lists)
+		ret = -EINVAL;
+	else if (!idx)
+		ret = -ENOENT;
+	else if (!!reg_node(&b->registry, idx)->list != must_be_linked)
+		ret = must_be_linked ? -ENOENT : -EEXIST;
+	if (!ret) {
+		cache_ext_node_unlink(b, idx);
+		cache_ext_node_link(b, idx, id, tail);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return ret;
+}
+
+/**
+ * bpf_cache_ext_list_add - put a folio that is on no list onto a list
+ * @memcg: the binding's cgroup
+ * @list: list id
+ * @folio: a tracked folio of @memcg
+ * @tail: true to add at the tail, false at the head
+ *
+ * Return: 0; -EINVAL for an unknown @list or a @memcg not bound to the
+ * calling policy; -ENOENT if @folio is not a tracked folio of @memcg;
+ * -EEXIST if it is already on a list.
+ */
+__bpf_kfunc int bpf_cache_ext_list_add(struct mem_cgroup *memcg, u32 list,
+				       struct folio *folio, bool tail)
+{
+	return list_place(memcg, list, folio, tail, false);
+}
+
+/**
+ * bpf_cache_ext_list_move - move a folio to the head or tail of a list
+ * @memcg: the binding's cgroup
+ * @list: list id; the same list or another one
+ * @folio: a tracked folio of @memcg that is on a list
+ * @tail: true to move to the tail, false to the head
+ *
+ * Return: 0; -EINVAL for an unknown @list or a @memcg not bound to the
+ * calling policy; -ENOENT if @folio is not tracked or on no list.
+ */
+__bpf_kfunc int bpf_cache_ext_list_move(struct mem_cgroup *memcg, u32 list,
+					struct folio *folio, bool tail)
+{
+	return list_place(memcg, list, folio, tail, true);
+}
+
+/**
+ * bpf_cache_ext_list_del - take a folio off its list
+ * @memcg: the binding's cgroup
+ * @folio: a tracked folio of @memcg that is on a list
+ *
+ * The folio stays tracked and can be added again.
+ *
+ * Return: 0; -EINVAL for a @memcg not bound to the calling policy;
+ * -ENOENT if @folio is not tracked or on no list.
+ */
+__bpf_kfunc int bpf_cache_ext_list_del(struct mem_cgroup *memcg,
+				       struct folio *folio)
+{
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	unsigned long flags;
+	int ret = -ENOENT;
+	u32 idx;
+
+	if (!b)
+		return -EINVAL;
+
+	spin_lock_irqsave(&b->lock, flags);
+	idx = cache_ext_registry_find(b, folio);
+	if (idx && reg_node(&b->registry, idx)->list) {
+		cache_ext_node_unlink(b, idx);
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return ret;
+}
+
+/**
+ * bpf_cache_ext_list_size - number of folios on a list
+ * @memcg: the binding's cgroup
+ * @list: list id
+ *
+ * Return: the size, or -EINVAL for an unknown @list or a @memcg not
+ * bound to the calling policy.
+ */
+__bpf_kfunc s64 bpf_cache_ext_list_size(struct mem_cgroup *memcg, u32 list)
+{
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+
+	if (!b || list >= READ_ONCE(b->nr_lists))
+		return -EINVAL;
+	return READ_ONCE(b->lists[list].nr);
+}
+
+/**
+ * bpf_iter_cache_ext_list_new - start iterating a list from its head
+ * @it: iterator state, on the BPF stack
+ * @memcg: the binding's cgroup
+ * @list: list id
+ * @max: most folios to yield; at most %CACHE_EXT_ITER_MAX
+ *
+ * Return: 0; -EINVAL for an unknown @list or a @memcg not bound to the
+ * calling policy; -EBUSY if the binding has %CACHE_EXT_FIRST_FOLIO -
+ * %CACHE_EXT_FIRST_CURSOR iterations open already.  The iterator then
+ * yields nothing.
+ */
+__bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
+					    struct mem_cgroup *memcg, u32 list,
+					    u32 max)
+{
+	struct cache_ext_list_iter *kit = (void *)it;
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	unsigned long flags;
+	u32 cursor;
+
+	BUILD_BUG_ON(sizeof(*kit) > sizeof(*it));
+	BUILD_BUG_ON(__alignof__(*kit) != __alignof__(*it));
+
+	kit->binding = NULL;
+	if (!b || list >= READ_ONCE(b->nr_lists))
+		return -EINVAL;
+
+	kit->list = list;
+	kit->remaining = min_t(u32, max, CACHE_EXT_ITER_MAX);
+	kit->nr = 0;
+	kit->pos = 0;
+	spin_lock_irqsave(&b->lock, flags);
+	cursor = cache_ext_cursor_get(b);
+	if (cursor)
+		node_insert_before(&b->registry, cursor,
+				   reg_node(&b->registry,
+					    list_head_index(list))->next);
+	spin_unlock_irqrestore(&b->lock, flags);
+	if (!cursor)
+		return -EBUSY;
+	kit->cursor = cursor;
+	kit->binding = b;
+	return 0;
+}
+
+/* Take the next folios after the cursor; false at the end of the list. */
+static bool iter_refill(struct cache_ext_list_iter *kit)
+{
+	struct cache_ext_binding *b = kit->binding;
+	struct cache_ext_registry *reg = &b->registry;
+	u32 head = list_head_index(kit->list), last = 0, pos;
+	u32 want = min_t(u32, kit->remaining, ITER_BATCH);
+	unsigned long flags;
+
+	kit->nr = 0;
+	kit->pos = 0;
+	spin_lock_irqsave(&b->lock, flags);
+	for (pos = reg_node(reg, kit->cursor)->next;
+	     pos != head && kit->nr < want; pos = reg_node(reg, pos)->next) {
+		u64 pfn = node_pfn(reg_node(reg, pos));
+
+		/* Skip the cursors of other iterators. */
+		if (pfn == CACHE_EXT_NO_PFN)
+			continue;
+		kit->folios[kit->nr] = pfn_folio(pfn);
+		kit->index[kit->nr++] = pos;
+		last = pos;
+	}
+	if (last) {
+		node_remove(reg, kit->cursor);
+		node_insert_before(reg, kit->cursor, reg_node(reg, last)->next);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return kit->nr;
+}
+
+/**
+ * bpf_iter_cache_ext_list_next - the next folio of the list
+ * @it: iterator state
+ *
+ * Return: the folio after the previous one (or the head's first), or NULL
+ * at the end of the list, after @max folios, or once the running callback
+ * is past its time budget.  The folio may leave the
+ * page cache at any time; kfuncs given it then return -ENOENT.
+ */
+__bpf_kfunc struct folio *
+bpf_iter_cache_ext_list_next(struct bpf_iter_cache_ext_list *it)
+{
+	struct cache_ext_list_iter *kit = (void *)it;
+	struct cache_ext_binding *b = kit->binding;
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct folio *folio;
+	u32 idx;
+
+	if (!b || !kit->remaining)
+		return NULL;
+	/* A callback past its time budget gets no more work. */
+	if (cache_ext_call_over_budget(call) ||
+	    (kit->pos == kit->nr && !iter_refill(kit))) {
+		kit->remaining = 0;
+		return NULL;
+	}
+
+	folio = kit->folios[kit->pos];
+	idx = kit->index[kit->pos++];
+	kit->remaining--;
+	if (call && call->binding == b) {
+		call->sampled++;
+		call->folio = folio;
+		call->index = idx;
+		call->data = reg_data(&b->registry, idx);
+	}
+	return folio;
+}
+
+/**
+ * bpf_iter_cache_ext_list_destroy - end an iteration
+ * @it: iterator state
+ */
+__bpf_kfunc void bpf_iter_cache_ext_list_destroy(struct bpf_iter_cache_ext_list *it)
+{
+	struct cache_ext_list_iter *kit = (void *)it;
+	struct cache_ext_binding *b = kit->binding;
+	unsigned long flags;
+
+	if (!b)
+		return;
+	spin_lock_irqsave(&b->lock, flags);
+	node_remove(&b->registry, kit->cursor);
+	cache_ext_cursor_put(b, kit->cursor);
+	spin_unlock_irqrestore(&b->lock, flags);
+	kit->binding = NULL;
+}
+
+/**
+ * bpf_cache_ext_list_rotate - move folios from the head of a list to its
+ *	tail
+ * @memcg: the binding's cgroup
+ * @list: list id
+ * @nr: how many folios
+ *
+ * What a sampling policy does with the folios it looked at, in one step
+ * rather than one bpf_cache_ext_list_move() each.  Iterator cursors among
+ * them move along.  At most as many folios as the list holds are moved,
+ * %CACHE_EXT_WALK_BATCH nodes per hold of the binding's lock.
+ *
+ * Return: the number of folios moved, or -EINVAL for an unknown @list or
+ * a @memcg not bound to the calling policy.
+ */
+__bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
+					  u32 nr)
+{
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	struct cache_ext_registry *reg;
+	u32 head, first, last, pos, tail;
+	unsigned long flags;
+	s64 moved = 0;
+
+	if (!b || list >= READ_ONCE(b->nr_lists))
+		return -EINVAL;
+	reg = &b->registry;
+	head = list_head_index(list);
+	nr = min_t(u32, nr, CACHE_EXT_ITER_MAX);
+
+	/*
+	 * CACHE_EXT_WALK_BATCH nodes per hold of the lock (interrupts are
+	 * off meanwhile): each piece cut from the head goes after the tail.
+	 * Moving every folio of the list changes nothing, so no more than
+	 * the list held when the rotation began are moved.
+	 */
+	spin_lock_irqsave(&b->lock, flags);
+	nr = min_t(u32, nr, b->lists[list].nr);
+	for (;;) {
+		u32 piece = 0;
+
+		first = reg_node(reg, head)->next;
+		/* @last: the last node to move; the walk stops before the head. */
+		for (last = head, pos = first;
+		     pos != head && moved < nr && piece < CACHE_EXT_WALK_BATCH;
+		     pos = reg_node(reg, pos)->next) {
+			if (node_pfn(reg_node(reg, pos)) != CACHE_EXT_NO_PFN)
+				moved++;
+			piece++;
+			last = pos;
+		}
+		if (last == head || pos == head)
+			break;
+		/* Cut first..last out, then hang it after the tail. */
+		tail = reg_node(reg, head)->prev;
+		reg_node(reg, head)->next = pos;
+		reg_node(reg, pos)->prev = head;
+		reg_node(reg, tail)->next = first;
+		reg_node(reg, first)->prev = tail;
+		reg_node(reg, last)->next = head;
+		reg_node(reg, head)->prev = last;
+		if (moved >= nr)
+			break;
+		spin_unlock_irqrestore(&b->lock, flags);
+		spin_lock_irqsave(&b->lock, flags);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return moved;
+}
+
+/**
+ * bpf_cache_ext_folio_data - the policy's u32 of a folio
+ * @folio: a tracked folio of the cgroup whose callback runs
+ * @rdwr_buf_size: sizeof(u32); the verifier takes it as the size of the
+ *	memory returned
+ *
+ * Every tracked folio has a u32 that only its policy uses, zero when the
+ * folio is added, kept when migration replaces the folio.  The folio a
+ * hook passes and the folio the iterator yielded last are found without a
+ * lookup; in folio_removed(), the pointer is to a copy.  The pointer is
+ * valid until the callback returns; a folio that leaves the page cache
+ * meanwhile gives its u32 to the next folio added, so a write through a
+ * stale pointer can only mislead the policy.
+ *
+ * Return: a pointer to the u32, or NULL if @folio is not tracked by the
+ * binding whose callback runs or @rdwr_buf_size is not 4.
+ */
+__bpf_kfunc u32 *bpf_cache_ext_folio_data(struct folio *folio,
+					  int rdwr_buf_size)
+{
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_binding *b;
+	unsigned long flags;
+	u32 *data = NULL;
+	u32 idx;
+
+	if (!call || rdwr_buf_size != sizeof(u32))
+		return NULL;
+	if (call->folio == folio)
+		return call->data;
+	b = call->binding;
+	spin_lock_irqsave(&b->lock, flags);
+	idx = cache_ext_registry_lookup(b, folio);
+	if (idx) {
+		data = reg_data(&b->registry, idx);
+		call->folio = folio;
+		call->index = idx;
+		call->data = data;
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return data;
+}
+
+__bpf_kfunc_end_defs();

@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cache_ext folio registry: for every binding, the folios of its cgroup
+ * that the policy may name, each with a 16-byte node (its place on an
+ * eviction list) and a u32 the policy owns.
+ *
+ * The registry is what makes a folio pointer from BPF safe to act on: a
+ * pointer the policy hands back is looked up by its pfn, never trusted,
+ * until it is found here.  A folio enters in the insertion hook and
+ * leaves in the removal hook, so the registry holds exactly the bound
+ * cgroup's cached file folios; migration moves an entry, with its list
+ * position and its policy data, to the new folio.
+ *
+ * Memory: nodes and data live in chunks of CACHE_EXT_CHUNK_NODES (a page
+ * of nodes, a kilobyte of data), found through a chunk table; a free
+ * list links the unused nodes.  Folios are found by a hash table of u32
+ * node indices chained through the nodes, kept between one and two
+ * folios per bucket.  That is 20 bytes per folio plus 2-4 of buckets.
+ * Chunks are kept until the binding ends, so a pointer the policy got
+ * into the data stays valid as long as the policy can run; a cgroup whose
+ * cache shrinks keeps the peak's chunks (see cache_ext_registry_bytes()).
+ *
+ * Locking: everything is under &cache_ext_binding.lock, taken with
+ * interrupts off.  Allocations happen outside it: the insertion hook
+ * fills a &struct cache_ext_prealloc first, and the hash table is resized
+ * by a work item that moves a batch of buckets per lock hold.
+ */
+
+#define pr_fmt(fmt) "cache_ext: " fmt
+
+#include <linux/hash.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "internal.h"
+
+#define BUCKET_BITS_MIN		6
+#define INIT_CHUNKS		8
+#define RESIZE_BATCH		256
+
+/**
+ * cache_ext_registry_size - number of folios a binding tracks
+ * @binding: the binding
+ *
+ * Return: the count.
+ */
+long cache_ext_registry_size(struct cache_ext_binding *binding)
+{
+	return READ_ONCE(binding->registry.nr);
+}
+
+/**
+ * cache_ext_registry_bytes - memory a binding's registry uses
+ * @binding: the binding
+ *
+ * Return: bytes of node and data chunks, chunk tables and hash buckets.
+ */
+long cache_ext_registry_bytes(struct cache_ext_binding *binding)
+{
+	struct cache_ext_registry *reg = &binding->registry;
+	unsigned long flags;
+	long bytes;
+
+	spin_lock_irqsave(&binding->lock, flags);
+	bytes = (long)reg->nr_chunks * CACHE_EXT_CHUNK_NODES *
+		(sizeof(struct cache_ext_node) + sizeof(u32));
+	/* With the retired tables: INIT_CHUNKS + ... + max_chunks / 2. */
+	bytes += (long)(reg->max_chunks + (reg->nr_retired ?
+					   reg->max_chunks - INIT_CHUNKS : 0)) *
+		 (sizeof(*reg->nodes) + sizeof(*reg->data));
+	bytes += sizeof(u32) << reg->bits[0];
+	if (reg->buckets[1])
+		bytes += sizeof(u32) << reg->bits[1];
+	spin_unlock_irqrestore(&binding->lock, flags);
+	return bytes;
+}
+
+static __always_inline u32 pfn_hash(u64 pfn)
+{
+	return hash_64(pfn, 32);
+}
+
+/* The bucket that holds, or will hold, hash @h. */
+static __always_inline u32 *bucket_of(struct cache_ext_registry *reg, u32 h)
+{
+	u32 i = h & ((1U << reg->bits[0]) - 1);
+
+	if (reg->buckets[1] && i < reg->moved)
+		return &reg->buckets[1][h & ((1U << reg->bits[1]) - 1)];
+	return &reg->buckets[0][i];
+}
+
+static __always_inline void hash_insert(struct cache_ext_registry *reg,
+					u32 *bucket, u32 idx)
+{
+	reg_node(reg, idx)->hnext = *bucket;
+	*bucket = idx;
+}
+
+/* Unlink node @idx from the chain of @bucket; @prev precedes it, or 0. */
+static __always_inline void chain_unlink(struct cache_ext_registry *reg,
+					 u32 *bucket, u32 prev, u32 idx)
+{
+	if (prev)
+		reg_node(reg, prev)->hnext = reg_node(reg, idx)->hnext;
+	else
+		*bucket = reg_node(reg, idx)->hnext;
+}
+
+/* Unlink node @idx, which is on the chain of @bucket. */
+static void hash_remove(struct cache_ext_registry *reg, u32 *bucket, u32 idx)
+{
+	u32 prev = 0, i;
+
+	for (i = *bucket; i && i != idx; i = reg_node(reg, i)->hnext)
+		prev = i;
+	if (!WARN_ON_ONCE(!i))
+		chain_unlink(reg, bucket, prev, idx);
+}
+
+/* The node of @pfn on the chain of @bucket, or 0. */
+static __always_inline u32 chain_find(struct cache_ext_registry *reg,
+				      u32 *bucket, u64 pfn)
+{
+	u32 i;
+
+	for (i = *bucket; i; i = reg_node(reg, i)->hnext)
+		if (node_has_pfn(reg_node(reg, i), pfn))
+			return i;
+	return 0;
+}
+
+static __always_inline u32 hash_find(struct cache_ext_registry *reg, u64 pfn)
+{
+	return chain_find(reg, bucket_of(reg, pfn_hash(pfn)), pfn);
+}
+
+/* The bucket of the folio node @idx names. */
+static u32 *node_bucket(struct cache_ext_registry *reg, u32 idx)
+{
+	return bucket_of(reg, pfn_hash(node_pfn(reg_node(reg, idx))));
+}
+
+/**
+ * cache_ext_registry_lookup - find the node of a folio of this binding
+ * @b: the binding, locked
+ * @folio: a folio: a hook's, or a trusted pointer from BPF (it points
+ *	into the memory map, so its pfn can be computed)
+ *
+ * Return: the node's index, or 0 if @folio is not a tracked folio of @b.
+ */
+u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
+			      struct folio *folio)
+{
+	lockdep_assert_held(&b->lock);
+	return hash_find(&b->registry, folio_pfn(folio));
+}
+
+/**
+ * cache_ext_registry_find - the node of a folio, using the running call's
+ *	record of the folio it handled last
+ * @b: the binding, locked
+ * @folio: as for cache_ext_registry_lookup()
+ *
+ * The hooks and the iterator record the node of the folio they hand the
+ * policy (&cache_ext_call.folio); a kfunc given that folio finds its node
+ * without hashing, once it has checked the node still holds it.
+ *
+ * Return: the node's index, or 0 if @folio is not a tracked folio of @b.
+ */
+u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio)
+{
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_registry *reg = &b->registry;
+
+	lockdep_assert_held(&b->lock);
+	if (call && call->folio == folio && call->binding == b &&
+	    call->index < reg->nr_chunks * CACHE_EXT_CHUNK_NODES &&
+	    node_pfn(reg_node(reg, call->index)) == folio_pfn(folio))
+		return call->index;
+	return hash_find(reg, folio_pfn(folio));
+}
+
+/* Link the nodes of chunk @c into the free list. */
+static void chunk_free_nodes(struct cache_ext_registry *reg, u32 c, u32 first)
+{
+	u32 i;
+
+	for (i = c * CACHE_EXT_CHUNK_NODES + CACHE_EXT_CHUNK_NODES; i-- > first;) {
+		struct cache_ext_node *node = reg_node(reg, i);
+
+		node_set_pfn(node, CACHE_EXT_NO_PFN);
+		node->next = reg->free;
+		reg->free = i;
+		reg->nr_free++;
+	}
+}
+
+/**
+ * cache_ext_prealloc_fill - allocate what cache_ext_registry_needs() said
+ * @pre: from cache_ext_registry_needs()
+ * @gfp: the insertion's allocation context; may sleep if it allows
+ *
+ * What fails to allocate stays NULL; the insertion then may not track
+ * the folio.
+ */
+void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp)
+{
+	gfp |= __GFP_NOWARN;
+	pre->nodes = kmalloc_array(CACHE_EXT_CHUNK_NODES,
+				   sizeof(struct cache_ext_node), gfp);
+	pre->data = kmalloc_array(CACHE_EXT_CHUNK_NODES, sizeof(u32), gfp);
+	if (pre->max_chunks && pre->max_chunks <= CACHE_EXT_MAX_NODES /
+						  CACHE_EXT_CHUNK_NODES) {
+		pre->node_tbl = kvcalloc(pre->max_chunks,
+					 sizeof(*pre->node_tbl), gfp);
+		pre->data_tbl = kvcalloc(pre->max_chunks,
+					 sizeof(*pre->data_tbl), gfp);
+	}
+}
+
+/**
+ * cache_ext_prealloc_free - free what an insertion did not use
+ * @pre: the preallocation
+ *
+ * Not in an RCU read-side section: the tables may be vmalloc()ed.
+ */
+void cache_ext_prealloc_free(struct cache_ext_prealloc *pre)
+{
+	kfree(pre->nodes);
+	kfree(pre->data);
+	kvfree(pre->node_tbl);
+	kvfree(pre->data_tbl);
+}
+
+/*
+ * Add a chunk from @pre, growing the chunk tables from it if needed; with
+ * nothing usable in @pre, do nothing.
+ */
+static void registry_grow(struct cache_ext_registry *reg,
+			  struct cache_ext_prealloc *pre)
+{
+	u32 c = reg->nr_chunks;
+
+	if (!pre->nodes || !pre->data)
+		return;
+	if (c == reg->max_chunks) {
+		if (!pre->node_tbl || !pre->data_tbl ||
+		    pre->max_chunks <= reg->max_chunks)
+			return;
+		if (WARN_ON_ONCE(reg->nr_retired == CACHE_EXT_TABLE_GROWTHS))
+			return;
+		memcpy(pre->node_tbl, reg->nodes, c * sizeof(*reg->nodes));
+		memcpy(pre->data_tbl, reg->data, c * sizeof(*reg->data));
+		/*
+		 * A hook or the iterator may have loaded the old data table
+		 * under the lock and index it after dropping it (reg_data()):
+		 * the old tables are retired, not freed, until the registry
+		 * is destroyed.  Each is at most half the next one's size, so
+		 * together they take less than the live pair.  The copies
+		 * are complete before the new tables are published.
+		 */
+		reg->retired[reg->nr_retired].nodes = reg->nodes;
+		reg->retired[reg->nr_retired].data = reg->data;
+		reg->nr_retired++;
+		/* The copies above, before the tables: see reg_data(). */
+		smp_store_release(&reg->nodes, pre->node_tbl);
+		/* Likewise. */
+		smp_store_release(&reg->data, pre->data_tbl);
+		pre->node_tbl = NULL;
+		pre->data_tbl = NULL;
+		reg->max_chunks = pre->max_chunks;
+	}
+	reg->nodes[c] = pre->nodes;
+	reg->data[c] = pre->data;
+	pre->nodes = NULL;
+	pre->data = NULL;
+	reg->nr_chunks = c + 1;
+	chunk_free_nodes(reg, c, c * CACHE_EXT_CHUNK_NODES);
+}
+
+/* Where the next resize starts, for a table of 1 << @reg->bits[0]. */
+static void set_resize_bounds(struct cache_ext_registry *reg)
+{
+	u32 size = 1U << reg->bits[0];
+
+	reg->grow_at = 2 * size;
+	reg->shrink_at = reg->bits[0] > BUCKET_BITS_MIN ? size / 2 : 0;
+}
+
+/*
+ * Queue a resize if the folios left one or two per bucket; until it has
+ * run, no other is asked for.  Two compares: every insertion and removal
+ * asks.
+ */
+static __always_inline void maybe_resize(struct cache_ext_binding *b)
+{
+	struct cache_ext_registry *reg = &b->registry;
+
+	if (likely(reg->nr <= reg->grow_at && reg->nr >= reg->shrink_at))
+		return;
+	reg->grow_at = U32_MAX;
+	reg->shrink_at = 0;
+	queue_work(system_unbound_wq, &reg->resize_work);
+}
+
+/**
+ * cache_ext_registry_add - start tracking a folio
+ * @binding: binding of the folio's cgroup
+ * @pre: memory the insertion may use (cache_ext_prealloc_fill()), or NULL
+ *	if cache_ext_registry_needs() said none is needed; what it takes is
+ *	set to NULL, what it replaces is put there
+ * @folio: a folio just inserted into the page cache, locked
+ * @admitted: false to drop the folio after the read that brought it in
+ *
+ * The folio goes to the tail of list 0 if the policy asked for it
+ * (%CACHE_EXT_OPS_ADD_TO_LIST), else on no list; its policy data starts
+ * at 0.
+ *
+ * Return: the folio's node index, or 0 if it cannot be tracked: no memory,
+ * %CACHE_EXT_MAX_NODES reached, a pfn beyond %CACHE_EXT_PFN_BITS, or the
+ * folio is tracked already.
+ */
+u32 cache_ext_registry_add(struct cache_ext_binding *binding,
+			   struct cache_ext_prealloc *pre, struct folio *folio,
+			   bool admitted)
+{
+	struct cache_ext_registry *reg = &binding->registry;
+	u64 pfn = folio_pfn(folio);
+	struct cache_ext_node *node;
+	unsigned long flags;
+	u32 idx = 0, *bucket, next, prev, list;
+
+	if (WARN_ON_ONCE(pfn >= CACHE_EXT_NO_PFN))
+		return 0;
+
+	spin_lock_irqsave(&binding->lock, flags);
+	bucket = bucket_of(reg, pfn_hash(pfn));
+	/*
+	 * The page cache holds a folio once, and every folio leaving it
+	 * passes the removal hook: a folio cannot be here already.  The
+	 * check costs a chain walk per insertion, so only CONFIG_DEBUG_VM
+	 * kernels make it.
+	 */
+	if (IS_ENABLED(CONFIG_DEBUG_VM) &&
+	    WARN_ON_ONCE(chain_find(reg, bucket, pfn)))
+		goto out;
+	if (pre && reg->nr_free < CACHE_EXT_LOW_FREE)
+		registry_grow(reg, pre);
+	if (!reg->free)
+		goto out;
+	idx = reg->free;
+	node = reg_node(reg, idx);
+	reg->free = node->next;
+	reg->nr_free--;
+
+	/*
+	 * Whole words, the list links included: the fields are bitfields,
+	 * and each one written alone is a read-modify-write.
+	 */
+	if (binding->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST) {
+		list = 1;
+		next = list_head_index(0);
+		prev = reg_node(reg, next)->prev;
+	} else {
+		list = 0;
+		next = idx;
+		prev = idx;
+	}
+	*node = (struct cache_ext_node) {
+		.next = next,
+		.prev = prev,
+		.list = list,
+		.noadmit = !admitted,
+		.pfn_lo = pfn,
+		.pfn_hi = pfn >> 36,
+		.hnext = *bucket,
+	};
+	if (list) {
+		node_link_neighbours(reg, idx, prev, next);
+		binding->lists[0].nr++;
+	}
+	*bucket = idx;
+	*reg_data(reg, idx) = 0;
+	reg->nr++;
+	maybe_resize(binding);
+out:
+	spin_unlock_irqrestore(&binding->lock, flags);
+	return idx;
+}
+
+/* Free node @idx, already off its hash chain. */
+static __always_inline void node_release(struct cache_ext_binding *b, u32 idx)
+{
+	struct cache_ext_registry *reg = &b->registry;
+	struct cache_ext_node *node = reg_node(reg, idx);
+	u32 list = node->list;
+
+	if (list) {
+		node_unlink_neighbours(reg, idx);
+		b->lists[list - 1].nr--;
+	}
+	/* One store per word, as in cache_ext_registry_add(). */
+	*node = (struct cache_ext_node) {
+		.next = reg->free,
+		.pfn_lo = CACHE_EXT_NO_PFN & GENMASK_ULL(35, 0),
+		.pfn_hi = CACHE_EXT_NO_PFN >> 36,
+	};
+	reg->free = idx;
+	reg->nr_free++;
+	reg->nr--;
+}
+
+/**
+ * cache_ext_registry_remove - stop tracking a folio
+ * @binding: binding of the folio's cgroup, locked
+ * @folio: the folio leaving the page cache
+ * @data: receives the policy's u32 of the folio, unless NULL
+ *
+ * Takes the folio off its list, if any.
+ * Return: true if the folio was tracked.
+ */
+bool cache_ext_registry_remove(struct cache_ext_binding *binding,
+			       struct folio *folio, u32 *data)
+{
+	struct cache_ext_registry *reg = &binding->registry;
+	u64 pfn = folio_pfn(folio);
+	u32 *bucket = bucket_of(reg, pfn_hash(pfn));
+	u32 idx, prev = 0;
+
+	for (idx = *bucket; idx; prev = idx, idx = reg_node(reg, idx)->hnext)
+		if (node_has_pfn(reg_node(reg, idx), pfn))
+			break;
+	if (!idx)
+		return false;
+	if (data)
+		*data = *reg_data(reg, idx);
+	chain_unlink(reg, bucket, prev, idx);
+	node_release(binding, idx);
+	maybe_resize(binding);
+	return true;
+}
+
+/**
+ * cache_ext_registry_rekey - a tracked folio was replaced by a copy
+ * @binding: binding of the folios' cgroup, locked
+ * @old: the folio leaving the page cache
+ * @new: the folio taking its place
+ *
+ * The node, with its place on its list, its flags and the policy's data,
+ * moves to @new.
+ */
+void cache_ext_registry_rekey(struct cache_ext_binding *binding,
+			      struct folio *old, struct folio *new)
+{
+	struct cache_ext_registry *reg = &binding->registry;
+	u32 idx = cache_ext_registry_lookup(binding, old);
+	u64 pfn = folio_pfn(new);
+
+	if (!idx)
+		return;
+	if (WARN_ON_ONCE(pfn >= CACHE_EXT_NO_PFN || hash_find(reg, pfn))) {
+		/* Cannot happen; never leave a node that names no folio. */
+		hash_remove(reg, node_bucket(reg, idx), idx);
+		node_release(binding, idx);
+		return;
+	}
+	hash_remove(reg, node_bucket(reg, idx), idx);
+	node_set_pfn(reg_node(reg, idx), pfn);
+	hash_insert(reg, node_bucket(reg, idx), idx);
+}
+
+/**
+ * cache_ext_cursor_get - a cursor node for a list iterator
+ * @b: the binding, locked
+ *
+ * Return: its index, or 0 if all CACHE_EXT_FIRST_FOLIO -
+ * CACHE_EXT_FIRST_CURSOR cursors are in use.
+ */
+u32 cache_ext_cursor_get(struct cache_ext_binding *b)
+{
+	struct cache_ext_registry *reg = &b->registry;
+	u32 idx;
+
+	lockdep_assert_held(&b->lock);
+	if (!reg->cursors)
+		return 0;
+	idx = __ffs64(reg->cursors);
+	reg->cursors &= ~BIT_ULL(idx);
+	return idx;
+}
+
+/**
+ * cache_ext_cursor_put - give back a cursor, off its list
+ * @b: the binding, locked
+ * @idx: from cache_ext_cursor_get()
+ */
+void cache_ext_cursor_put(struct cache_ext_binding *b, u32 idx)
+{
+	lockdep_assert_held(&b->lock);
+	b->registry.cursors |= BIT_ULL(idx);
+}
+
+/*
+ * Resize the hash table to one or two folios per bucket.  The new table
+ * is allocated here, then filled a batch of buckets per lock hold while
+ * the hooks go on using both (bucket_of()).
+ */
+static void resize_workfn(struct work_struct *work)
+{
+	struct cache_ext_binding *b =
+		container_of(work, struct cache_ext_binding,
+			     registry.resize_work);
+	struct cache_ext_registry *reg = &b->registry;
+	u32 *table, *old = NULL;
+	unsigned long flags;
+	u8 bits;
+
+	bits = max_t(u8, BUCKET_BITS_MIN,
+		     order_base_2(max(READ_ONCE(reg->nr), 2U)) - 1);
+	table = bits == READ_ONCE(reg->bits[0]) ? NULL :
+		kvcalloc(1U << bits, sizeof(u32), GFP_KERNEL);
+	spin_lock_irqsave(&b->lock, flags);
+	if (!table) {
+		/* No change needed, or no memory: the next hook asks again. */
+		set_resize_bounds(reg);
+		spin_unlock_irqrestore(&b->lock, flags);
+		return;
+	}
+	reg->buckets[1] = table;
+	reg->bits[1] = bits;
+	reg->moved = 0;
+	for (;;) {
+		u32 end = min(reg->moved + RESIZE_BATCH, 1U << reg->bits[0]);
+
+		for (; reg->moved < end; reg->moved++) {
+			u32 *from = &reg->buckets[0][reg->moved];
+
+			while (*from) {
+				u32 idx = *from;
+				u32 h = pfn_hash(node_pfn(reg_node(reg, idx)));
+				u32 *to = &table[h & ((1U << bits) - 1)];
+
+				*from = reg_node(reg, idx)->hnext;
+				reg_node(reg, idx)->hnext = *to;
+				*to = idx;
+			}
+		}
+		if (reg->moved == 1U << reg->bits[0])
+			break;
+		spin_unlock_irqrestore(&b->lock, flags);
+		cond_resched();
+		spin_lock_irqsave(&b->lock, flags);
+	}
+	old = reg->buckets[0];
+	reg->buckets[0] = table;
+	reg->bits[0] = bits;
+	reg->buckets[1] = NULL;
+	set_resize_bounds(reg);
+	spin_unlock_irqrestore(&b->lock, flags);
+	kvfree(old);
+}
+
+/**
+ * cache_ext_registry_init - set up an empty registry
+ * @binding: the new binding, not yet published
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cache_ext_registry_init(struct cache_ext_binding *binding)
+{
+	struct cache_ext_registry *reg = &binding->registry;
+	u32 i;
+
+	/* The list id and the pfn must fit their fields. */
+	BUILD_BUG_ON(sizeof(struct cache_ext_node) != 16);
+	BUILD_BUG_ON(CACHE_EXT_MAX_LISTS > 7);
+	BUILD_BUG_ON((INIT_CHUNKS << CACHE_EXT_TABLE_GROWTHS) <
+		     CACHE_EXT_MAX_NODES / CACHE_EXT_CHUNK_NODES);
+	BUILD_BUG_ON(CACHE_EXT_FIRST_FOLIO > 64 ||
+		     CACHE_EXT_FIRST_FOLIO > CACHE_EXT_CHUNK_NODES);
+#ifdef MAX_PHYSMEM_BITS
+	BUILD_BUG_ON(MAX_PHYSMEM_BITS - PAGE_SHIFT > CACHE_EXT_PFN_BITS);
+#endif
+
+	INIT_WORK(&reg->resize_work, resize_workfn);
+	reg->max_chunks = INIT_CHUNKS;
+	reg->nodes = kcalloc(INIT_CHUNKS, sizeof(*reg->nodes), GFP_KERNEL);
+	reg->data = kcalloc(INIT_CHUNKS, sizeof(*reg->data), GFP_KERNEL);
+	reg->bits[0] = BUCKET_BITS_MIN;
+	set_resize_bounds(reg);
+	reg->buckets[0] = kcalloc(1U << BUCKET_BITS_MIN, sizeof(u32),
+				  GFP_KERNEL);
+	if (!reg->nodes || !reg->data || !reg->buckets[0])
+		goto fail;
+	reg->nodes[0] = kmalloc_array(CACHE_EXT_CHUNK_NODES,
+				      sizeof(struct cache_ext_node),
+				      GFP_KERNEL);
+	reg->data[0] = kcalloc(CACHE_EXT_CHUNK_NODES, sizeof(u32), GFP_KERNEL);
+	if (!reg->nodes[0] || !reg->data[0])
+		goto fail;
+	reg->nr_chunks = 1;
+
+	/* Heads and cursors: rings of one, naming no folio. */
+	for (i = 0; i < CACHE_EXT_FIRST_FOLIO; i++) {
+		struct cache_ext_node *node = reg_node(reg, i);
+
+		memset(node, 0, sizeof(*node));
+		node->next = i;
+		node->prev = i;
+		node_set_pfn(node, CACHE_EXT_NO_PFN);
+	}
+	reg->cursors = GENMASK_ULL(CACHE_EXT_FIRST_FOLIO - 1,
+				   CACHE_EXT_FIRST_CURSOR);
+	chunk_free_nodes(reg, 0, CACHE_EXT_FIRST_FOLIO);
+	return 0;
+fail:
+	cache_ext_registry_destroy(binding);
+	return -ENOMEM;
+}
+
+/**
+ * cache_ext_registry_destroy - free a registry
+ * @binding: a binding no hook or callback can reach any more (unpublished,
+ *	and an RCU grace period has passed)
+ */
+void cache_ext_registry_destroy(struct cache_ext_binding *binding)
+{
+	struct cache_ext_registry *reg = &binding->registry;
+	u32 i;
+
+	cancel_work_sync(&reg->resize_work);
+	for (i = 0; i < reg->nr_chunks; i++) {
+		kfree(reg->nodes[i]);
+		kfree(reg->data[i]);
+	}
+	for (i = 0; i < reg->nr_retired; i++) {
+		kvfree(reg->retired[i].nodes);
+		kvfree(reg->retired[i].data);
+	}
+	kvfree(reg->nodes);
+	kvfree(reg->data);
+	kvfree(reg->buckets[0]);
+	kvfree(reg->buckets[1]);
+	memset(reg, 0, sizeof(*reg));
+}
