@@ -177,7 +177,7 @@ $(CACHECTL): $(wildcard $(CACHECTL_DIR)/*.c) $(CACHECTL_HDRS) $(LIBBPF_A)
 	@echo '  CC      $@'
 	@$(CC) $(TOOLS_CFLAGS) -o $@ $(wildcard $(CACHECTL_DIR)/*.c) $(TOOLS_LIBS)
 
-$(B)/tests/test_cachectl: $(CACHECTL_DIR)/tests/test_cachectl.c $(CACHECTL_LIB) \
+$(B)/tests/test_cachectl_parsers: $(CACHECTL_DIR)/tests/test_cachectl_parsers.c $(CACHECTL_LIB) \
 		$(CACHECTL_HDRS) $(B)/bpf/knobs.bpf.o $(B)/bpf/fifo.bpf.o
 	@mkdir -p $(dir $@)
 	@echo '  CC      $@'
@@ -234,7 +234,7 @@ $(B)/tests/test_%: scripts/tests/test_%.sh
 	@mkdir -p $(dir $@)
 	@cp $< $@ && chmod +x $@
 
-HOST_TESTS	:= $(B)/tests/test_cachectl $(B)/tests/test_lctrain \
+HOST_TESTS	:= $(B)/tests/test_cachectl_parsers $(B)/tests/test_lctrain \
 		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval \
 		   $(B)/tests/test_deps $(B)/tests/test_vm $(B)/tests/test_cachesim \
 		   $(B)/tests/test_kernel_series $(B)/tests/test_kernel_files

@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/umh.h>
 
+#include "cache_ext_suite.h"
 #include "internal.h"
 
 #ifndef CACHE_EXT_CTL_HELPER
@@ -34,7 +35,7 @@
 /* At most this many names; the suite has eight. */
 #define PRELOAD_MAX	32
 
-static char *preload = "fifo,lfu,mru,s3fifo,lhd,mglru,get_scan,admit_filter";
+static char *preload = CACHE_EXT_SUITE;
 module_param(preload, charp, 0444);
 MODULE_PARM_DESC(preload,
 		 "policies to register when the module loads, comma-separated; empty for none");

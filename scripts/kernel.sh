@@ -30,6 +30,11 @@
 
 set -euo pipefail
 
+# The whole script is one block, read before any of it runs: editing the
+# file while a build uses it cannot change what that build does (bash
+# reads a script as it goes; an edit during a cold build once ended it
+# with a syntax error).
+{
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$TOP/build
 KSRC=$BUILD/linux
@@ -287,3 +292,5 @@ tree-config)
 	CACHE_EXT_TREE_CONFIG=1 configure "$@" ;;
 *) echo "usage: $0 prepare|config|build|export|tree-config" >&2; exit 2 ;;
 esac
+exit
+}

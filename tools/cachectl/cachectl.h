@@ -16,15 +16,6 @@
 #define CTL_DEBUGFS	"/sys/kernel/debug/cache_ext"
 #define CTL_PIN_DIR	"/sys/fs/bpf/cache_ext"
 #define CTL_MODULE	"cache_ext_ctl"
-/*
- * The standard policy suite: what cachectl preload registers with no
- * names, as the module's preload parameter does by default.  The learned
- * policies need a model first and the tracer is not a policy to select.
- */
-#define CTL_PRELOAD_LIST	"fifo", "lfu", "mru", "s3fifo", "lhd", "mglru", \
-				"get_scan", "admit_filter"
-#define CTL_PRELOAD_DEFAULT	"fifo lfu mru s3fifo lhd mglru get_scan admit_filter"
-
 /* Exit statuses: 0 success, 1 the request failed, 2 bad usage. */
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2

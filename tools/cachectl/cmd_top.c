@@ -59,8 +59,7 @@ static int collect(const struct nl_msg *msg, void *data)
 	r = &f->rows[f->nr++];
 	r->cgroup_id = mnl_attr_get_u64(msg->tb[CACHE_EXT_A_CGROUP_ID]);
 	snprintf(r->policy, sizeof(r->policy), "%s",
-		 msg->tb[CACHE_EXT_A_POLICY] ?
-		 mnl_attr_get_str(msg->tb[CACHE_EXT_A_POLICY]) : "?");
+		 nl_attr_str(msg, CACHE_EXT_A_POLICY));
 	effect_of(msg, &r->e);
 	r->reclaimed = nl_stat_u64(msg, CACHE_EXT_A_STAT_RECLAIMED);
 	r->tracked = nl_stat_u64(msg, CACHE_EXT_A_STAT_TRACKED);

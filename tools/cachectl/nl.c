@@ -7,6 +7,7 @@
 
 #include <linux/genetlink.h>
 
+#include "cachectl.h"
 #include "nl.h"
 
 /* Large enough for any dump batch the kernel sends (it uses 32 KiB at most). */
@@ -274,4 +275,27 @@ uint64_t effect_hits(const struct effect *e)
 {
 	/* Readahead can bring in folios no read has touched yet. */
 	return e->accesses > e->misses ? e->accesses - e->misses : 0;
+}
+
+const char *nl_attr_str(const struct nl_msg *msg, int type)
+{
+	return msg->tb[type] ? mnl_attr_get_str(msg->tb[type]) : "?";
+}
+
+uint64_t nl_attr_u64(const struct nl_msg *msg, int type)
+{
+	return msg->tb[type] ? mnl_attr_get_u64(msg->tb[type]) : 0;
+}
+
+int open_family(struct nl *nl)
+{
+	int ret;
+
+	if (need_module())
+		return -ENOENT;
+	ret = nl_open(nl);
+	if (ret)
+		ctl_warn("the cache_ext netlink family is not available: %s (is %s loaded? see dmesg)",
+			 strerror(-ret), CTL_MODULE);
+	return ret;
 }

@@ -38,6 +38,10 @@ struct effect {
 	uint64_t refaults;
 };
 
+/* Attribute @type (CACHE_EXT_A_*) of a message: "?" or 0 if absent. */
+const char *nl_attr_str(const struct nl_msg *msg, int type);
+uint64_t nl_attr_u64(const struct nl_msg *msg, int type);
+
 /* Counter @stat (CACHE_EXT_A_STAT_*) of a binding message, 0 if absent. */
 uint64_t nl_stat_u64(const struct nl_msg *msg, unsigned int stat);
 

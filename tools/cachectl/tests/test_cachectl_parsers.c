@@ -4,7 +4,7 @@
  * their text form, --set VAR=VALUE against a real object's BTF, cgroup
  * paths, and the debugfs histogram.  TAP output; exit 1 on any failure.
  *
- *   test_cachectl [DIR_WITH_knobs.bpf.o_AND_fifo.bpf.o]
+ *   test_cachectl_parsers [DIR_WITH_knobs.bpf.o_AND_fifo.bpf.o]
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cachectl stats: every binding's counters since it was bound, its
+ * decision time and the model store.
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cachectl.h"
+#include "cgroup.h"
+#include "hist.h"
+#include "nl.h"
+
+static const char stats_usage[] =
+"usage: cachectl stats [CGROUP]\n"
+"\n"
+"Shows the counters of every binding, or of CGROUP's only, since it was\n"
+"bound: the policy's decisions (evict_calls .. not_admitted), the registry\n"
+"(tracked, registry_bytes), and the cgroup's page cache as its readers saw\n"
+"it: accesses (reads of cached folios), misses (folios reads brought in,\n"
+"readahead included), refaults (misses on folios the cgroup had evicted),\n"
+"evict_busy (reclaim batches the kernel's LRU chose because another\n"
+"reclaimer was asking the policy), mapped_accesses (uses through mmap\n"
+"that reclaim or MGLRU's page-table walk found and told the policy of;\n"
+"not in accesses or hits), hits (accesses - misses) and\n"
+"hit_ratio; then the median and 99th\n"
+"percentile of the policy's decision time (cachectl hist has the whole\n"
+"histogram) and the models in the store with their versions and hold-out\n"
+"AUC.  cachectl top shows the counters live.\n";
+
+struct stats_ctx {
+	uint64_t cgroup_id;	/* 0: all */
+	int shown;
+};
+
+/* Median and p99 of the binding's evict_folios() time (debugfs). */
+static void print_decision_time(uint64_t id)
+{
+	char path[PATH_MAX], text[4096];
+	struct hist h;
+
+	snprintf(path, sizeof(path), "%s/%" PRIu64 "/latency", CTL_DEBUGFS, id);
+	if (read_text(path, text, sizeof(text)) <= 0 || hist_parse(text, &h) ||
+	    !h.total)
+		return;
+	printf("%-16s < %" PRIu64 " ns\n%-16s < %" PRIu64 " ns\n", "decide_p50",
+	       hist_quantile(&h, 0.5), "decide_p99", hist_quantile(&h, 0.99));
+}
+
+static int print_stats(const struct nl_msg *msg, void *data)
+{
+	struct stats_ctx *c = data;
+	uint64_t id = nl_attr_u64(msg, CACHE_EXT_A_CGROUP_ID);
+	char cgroup[PATH_MAX];
+	unsigned int i;
+
+	if (c->cgroup_id && id != c->cgroup_id)
+		return 0;
+	cgroup_name_of(id, cgroup, sizeof(cgroup));
+	printf("%scgroup %s (id %" PRIu64 ")\npolicy %s\n", c->shown ? "\n" : "",
+	       cgroup, id, nl_attr_str(msg, CACHE_EXT_A_POLICY));
+	for (i = 1; i <= CACHE_EXT_A_STAT_MAX; i++)
+		if (msg->stats[i] && nl_stat_name(i))
+			printf("%-16s %" PRIu64 "\n", nl_stat_name(i),
+			       mnl_attr_get_u64(msg->stats[i]));
+	if (msg->stats[CACHE_EXT_A_STAT_ACCESSES]) {
+		struct effect e;
+
+		effect_of(msg, &e);
+		printf("%-16s %" PRIu64 "\n", "hits", effect_hits(&e));
+		if (e.accesses)
+			printf("%-16s %.4f\n", "hit_ratio",
+			       (double)effect_hits(&e) / e.accesses);
+		else
+			printf("%-16s -\n", "hit_ratio");
+	}
+	print_decision_time(id);
+	c->shown++;
+	return 0;
+}
+
+/* The models of the store: name, version and hold-out AUC, one per line. */
+static void print_models(void)
+{
+	DIR *d = opendir(CTL_SYSFS "/models");
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char path[PATH_MAX], text[4096], *v, *auc;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/models/%s/summary", CTL_SYSFS, de->d_name);
+		if (read_text(path, text, sizeof(text)) <= 0)
+			continue;
+		v = strstr(text, "\nversion ");
+		auc = strstr(text, "\nauc ");
+		printf("%-16s %s version %llu auc %s\n", "model", de->d_name,
+		       v ? strtoull(v + 9, NULL, 10) : 0ULL,
+		       auc ? strtok(auc + 5, "\n") : "unknown");
+	}
+	if (d)
+		closedir(d);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	struct stats_ctx c = { 0, 0 };
+	char path[PATH_MAX];
+	struct nl nl;
+	int ret;
+
+	if (wants_help(argc, argv, stats_usage))
+		return 0;
+	if (argc > 2) {
+		fputs(stats_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (argc == 2 &&
+	    cgroup_open_arg(argv[1], path, sizeof(path), &c.cgroup_id))
+		return EXIT_FAIL;
+	if (open_family(&nl))
+		return EXIT_FAIL;
+	ret = nl_dump(&nl, CACHE_EXT_CMD_BINDING_GET, print_stats, &c);
+	nl_close(&nl);
+	if (ret) {
+		ctl_warn("stats: %s", strerror(-ret));
+		return EXIT_FAIL;
+	}
+	if (argc == 2 && !c.shown) {
+		ctl_warn("%s has no policy bound", path);
+		return EXIT_FAIL;
+	}
+	print_models();
+	return 0;
+}
