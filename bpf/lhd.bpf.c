@@ -29,11 +29,21 @@
  * of the clock at its last access, so ages are right up to 2^29
  * accesses, far beyond the oldest age class.
  *
- * The reconfiguration never runs in the eviction path: it is the
- * BPF_PROG_TYPE_SYSCALL program lhd_reconfigure, run from user space
- * (bpf_prog_test_run, or cachectl), and a BPF timer runs it every
- * reconfigure_ms (0: only from user space).  Per-cgroup state is keyed by
- * cgroup.  Knobs: sample_per_candidate (1..32), reconfigure_ms.
+ * The reconfiguration runs on the cgroup's own clock, as LHD reconfigures
+ * after a number of accesses: when the clock has advanced by
+ * reconfigure_pct percent of the folios the cgroup holds (at least
+ * RECONFIGURE_MIN ticks) since the last one, the access or insertion that
+ * gets there reconfigures the cgroup (a few hundred additions and 64
+ * divisions, once per period; one CPU does it, the others go on).  The
+ * decisions are then the same for the same sequence of accesses however
+ * fast they come, in the kernel and in cachesim, and nothing depends on a
+ * timer or on the loader: a BPF timer dies with its map's last user
+ * reference, and wall-clock periods span ten times fewer accesses under
+ * emulation than on hardware.  lhd_reconfigure, a BPF_PROG_TYPE_SYSCALL
+ * program, reconfigures every cgroup from user space (bpf_prog_test_run,
+ * cachesim -e), as with reconfigure_pct=0 only it does.  Per-cgroup state
+ * is keyed by cgroup.  Knobs: sample_per_candidate (1..32),
+ * reconfigure_pct (0..10000; default 100: once per turnover of the cache).
  */
 #include "cache_ext.bpf.h"
 
@@ -45,7 +55,10 @@ char _license[] SEC("license") = "GPL";
 #define DENSITY_SHIFT	24	/* density fixed point */
 
 const volatile u32 sample_per_candidate = 8;
-const volatile u32 reconfigure_ms = 500;
+const volatile u32 reconfigure_pct = 100;
+
+/* The shortest period, in clock ticks: a small cgroup has data to learn. */
+#define RECONFIGURE_MIN	1024
 
 #define STAMP_BITS	29
 #define STAMP_SHIFT	3
@@ -62,6 +75,7 @@ static u32 folio_state(u64 clock, u32 used, u32 class)
 struct lhd_cgroup {
 	u64 clock;		/* accesses and insertions so far */
 	u64 nr_folios;		/* tracked folios */
+	u64 next_reconfig;	/* the clock of the next reconfiguration */
 	u32 age_shift;		/* one age tick = 2^age_shift clock ticks */
 	u32 reconfigs;
 	u32 hits[NR_CLASSES][NR_AGES];
@@ -70,17 +84,6 @@ struct lhd_cgroup {
 };
 
 CACHE_EXT_CGROUP_MAP(lhd_cgroups, struct lhd_cgroup);
-
-struct lhd_timer {
-	struct bpf_timer timer;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct lhd_timer);
-} lhd_timer SEC(".maps");
 
 /* New per-cgroup entries are copied from this (too big for the stack). */
 static struct lhd_cgroup zero_cgroup;
@@ -112,13 +115,14 @@ static void lhd_cgroup_reset(struct lhd_cgroup *cg)
 	u32 c, a;
 
 	cg->age_shift = 6;
+	cg->next_reconfig = RECONFIGURE_MIN;
 	for (c = 0; c < NR_CLASSES; c++)
 		for (a = 0; a < NR_AGES; a++)
 			cg->density[c][a] = (NR_AGES - a) << 8;
 }
 
-static long reconfigure_one(struct bpf_map *map, u64 *id,
-			    struct lhd_cgroup *cg, void *unused)
+/* New densities from @cg's histograms, which decay; a new age tick. */
+static void reconfigure(struct lhd_cgroup *cg)
 {
 	u64 turnover = cg->nr_folios ? cg->nr_folios : 1;
 	u32 c, shift = 0;
@@ -144,6 +148,12 @@ static long reconfigure_one(struct bpf_map *map, u64 *id,
 	cg->age_shift = shift;
 	cg->reconfigs++;
 	__sync_fetch_and_add(&nr_reconfigs, 1);
+}
+
+static long reconfigure_one(struct bpf_map *map, u64 *id,
+			    struct lhd_cgroup *cg, void *unused)
+{
+	reconfigure(cg);
 	return 0;
 }
 
@@ -160,25 +170,24 @@ int lhd_reconfigure(void *ctx)
 	return 0;
 }
 
-static int lhd_timer_fn(void *map, u32 *key, struct lhd_timer *t)
+/*
+ * Called with the clock value an access or insertion took: reconfigures
+ * @cg if its period is over.  Of the CPUs that see it over, the one whose
+ * compare-and-exchange moves next_reconfig on does it.
+ */
+static void maybe_reconfigure(struct lhd_cgroup *cg, u64 clock)
 {
-	reconfigure_all();
-	bpf_timer_start(&t->timer, (u64)reconfigure_ms * 1000000, 0);
-	return 0;
-}
+	u64 next = cg->next_reconfig, period;
 
-static void start_timer(void)
-{
-	u32 zero = 0;
-	struct lhd_timer *t = bpf_map_lookup_elem(&lhd_timer, &zero);
-
-	if (!t || !reconfigure_ms)
+	if (!reconfigure_pct || clock < next)
 		return;
-	/* -EBUSY once started by an earlier binding: nothing to do. */
-	if (bpf_timer_init(&t->timer, &lhd_timer, 1 /* CLOCK_MONOTONIC */))
+	period = cg->nr_folios * reconfigure_pct / 100;
+	if (period < RECONFIGURE_MIN)
+		period = RECONFIGURE_MIN;
+	if (__sync_val_compare_and_swap(&cg->next_reconfig, next,
+					clock + period) != next)
 		return;
-	bpf_timer_set_callback(&t->timer, lhd_timer_fn);
-	bpf_timer_start(&t->timer, (u64)reconfigure_ms * 1000000, 0);
+	reconfigure(cg);
 }
 
 s32 CACHE_EXT_OP(lhd_init, struct mem_cgroup *memcg)
@@ -186,7 +195,8 @@ s32 CACHE_EXT_OP(lhd_init, struct mem_cgroup *memcg)
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg;
 
-	if (sample_per_candidate < 1 || sample_per_candidate > 32)
+	if (sample_per_candidate < 1 || sample_per_candidate > 32 ||
+	    reconfigure_pct > 10000)
 		return -EINVAL;
 	if (bpf_cache_ext_list_create(memcg) != LHD_LIST)
 		return -EINVAL;
@@ -196,7 +206,6 @@ s32 CACHE_EXT_OP(lhd_init, struct mem_cgroup *memcg)
 	if (!cg)
 		return -ENOMEM;
 	lhd_cgroup_reset(cg);
-	start_timer();
 	return 0;
 }
 
@@ -212,12 +221,15 @@ void CACHE_EXT_OP(lhd_added, struct folio *folio, struct mem_cgroup *memcg)
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
 	u32 *st = cache_ext_folio_state(folio, u32);
+	u64 clock;
 
 	if (!cg || !st)
 		return;
-	*st = folio_state(__sync_fetch_and_add(&cg->clock, 1), 0, 0);
+	clock = __sync_fetch_and_add(&cg->clock, 1);
+	*st = folio_state(clock, 0, 0);
 	__sync_fetch_and_add(&cg->nr_folios, 1);
 	bpf_cache_ext_list_add(memcg, LHD_LIST, folio, CACHE_EXT_TAIL);
+	maybe_reconfigure(cg, clock);
 }
 
 void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
@@ -225,6 +237,7 @@ void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
 	u32 *st = cache_ext_folio_state(folio, u32);
+	u64 clock;
 	u32 c, a;
 
 	if (!cg || !st)
@@ -237,8 +250,9 @@ void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
 	c = *st & STATE_CLASS;
 	a = age_of(cg, *st) & (NR_AGES - 1);
 	__sync_fetch_and_add(&cg->hits[c][a], 1);
-	*st = folio_state(__sync_fetch_and_add(&cg->clock, 1), STATE_USED,
-			  class_after_hit(c));
+	clock = __sync_fetch_and_add(&cg->clock, 1);
+	*st = folio_state(clock, STATE_USED, class_after_hit(c));
+	maybe_reconfigure(cg, clock);
 }
 
 void CACHE_EXT_OP(lhd_removed, struct folio *folio, struct mem_cgroup *memcg)

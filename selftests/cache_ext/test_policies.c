@@ -200,7 +200,7 @@ TEST_F(policy, s3fifo_ghost_hit_enters_main)
 
 struct zipf_run {
 	const char *path;
-	struct policy *p;	/* lhd: reconfigured from here */
+	struct policy *p;	/* lhd_reconfigure run from here, or NULL */
 };
 
 static void reconfigure(void *arg)
@@ -213,9 +213,9 @@ static int zipf_workload(const char *cgroup, void *arg)
 	struct zipf_run *r = arg;
 
 	/*
-	 * lhd's reconfiguration runs every 1000 reads, from user space (the
-	 * syscall program, through the fd the child inherited): at the same
-	 * points of the workload every run, unlike its timer.
+	 * With reconfigure_pct=0, lhd's reconfiguration runs every 1000
+	 * reads from user space (the syscall program, through the fd the
+	 * child inherited).
 	 */
 	return zipf_reads_tick(r->path, ZIPF_PAGES, ZIPF_READS, 0.9, 42,
 			       r->p ? 1000 : 0, reconfigure, r->p) ?
@@ -228,7 +228,8 @@ static long long zipf_misses(struct __test_metadata *_metadata,
 			     const char *knobs)
 {
 	int lhd = !strcmp(policy, "lhd");
-	struct zipf_run r = { self->big, lhd ? &self->p : NULL };
+	int from_user = lhd && knobs && strstr(knobs, "reconfigure_pct=0");
+	struct zipf_run r = { self->big, from_user ? &self->p : NULL };
 	long long before;
 
 	EXPECT_EQ(drop_file_cache(self->big), 0);
@@ -247,9 +248,14 @@ static long long zipf_misses(struct __test_metadata *_metadata,
 	if (lhd) {
 		unsigned long long *n = policy_var(&self->p, "nr_reconfigs");
 
-		/* The child's runs count in the map-backed variable too. */
+		/*
+		 * From user space: one per 1000 reads, the child's counted in
+		 * the map-backed variable too.  On its own clock: one per
+		 * cache's worth of accesses and insertions, ~4,000 here.
+		 */
 		EXPECT_EQ(policy_run(&self->p, "lhd_reconfigure"), 0);
-		EXPECT_GE(*n, ZIPF_READS / 1000) TH_LOG("lhd reconfigured %llu times", *n);
+		EXPECT_GE(*n, from_user ? ZIPF_READS / 1000 : ZIPF_READS / 8000)
+			TH_LOG("lhd reconfigured %llu times", *n);
 	}
 	policy_detach(&self->p);
 	return before;
@@ -271,22 +277,63 @@ static void zipf_vs_fifo(struct __test_metadata *_metadata,
 	EXPECT_LT(mine * 100, fifo * 97);
 }
 
+/* lhd as users attach it: it reconfigures on its own access clock. */
 TEST_F(policy, lhd_beats_fifo_on_zipf)
 {
-	zipf_vs_fifo(_metadata, self, "lhd", "reconfigure_ms=0");
+	zipf_vs_fifo(_metadata, self, "lhd", NULL);
 }
 
-/* With its timer, lhd reconfigures itself, outside the eviction path. */
-TEST_F(policy, lhd_timer_reconfigures)
+/* Reconfigured only from user space, through the syscall program. */
+TEST_F(policy, lhd_reconfigured_from_user_space_beats_fifo)
 {
-	unsigned long long *n;
+	zipf_vs_fifo(_metadata, self, "lhd", "reconfigure_pct=0");
+}
 
+/*
+ * lhd reconfigures once per reconfigure_pct of a cache turnover of
+ * accesses and insertions (its clock), at least every 1,024 ticks: 10%
+ * of a ~4,000-folio cgroup is under the floor, so the floor decides.
+ * Nothing from user space, no timer.
+ */
+TEST_F(policy, lhd_reconfigures_on_its_access_clock)
+{
+	/* The head of lhd's struct lhd_cgroup. */
+	struct {
+		unsigned long long clock, nr_folios, next_reconfig;
+	} cg;
+	struct bpf_map_info info = { };
+	__u32 info_len = sizeof(info);
+	unsigned long long *n, clock;
+	uint64_t id = self->cg_id;
+	struct zipf_run r;
+	char *value;
+	int fd;
+
+	ASSERT_EQ(make_file(self->big, ZIPF_PAGES), 0);
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "16M"), 0);
 	ASSERT_EQ(policy_attach(&self->p, "lhd", NULL, self->cg_id,
-				"reconfigure_ms=50"), 0);
+				"reconfigure_pct=10"), 0);
+	r = (struct zipf_run){ self->big, NULL };
+	ASSERT_EQ(cg_run(self->cg, zipf_workload, &r), 0);
 	n = policy_var(&self->p, "nr_reconfigs");
 	ASSERT_NE(n, NULL);
-	usleep(500000);
-	EXPECT_GE(*n, 3) TH_LOG("%llu reconfigurations in 0.5 s", *n);
+	fd = policy_map_fd(&self->p, "lhd_cgroups");
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(bpf_map_get_info_by_fd(fd, &info, &info_len), 0);
+	ASSERT_GE(info.value_size, sizeof(cg));
+	value = calloc(1, info.value_size);
+	ASSERT_NE(value, NULL);
+	ASSERT_EQ(bpf_map_lookup_elem(fd, &id, value), 0);
+	memcpy(&cg, value, sizeof(cg));
+	free(value);
+	clock = cg.clock;
+	/* One per 1,024 ticks from tick 1,024 on, to within a period. */
+	EXPECT_GE(*n, clock / 1024 - 1)
+		TH_LOG("%llu reconfigurations over %llu ticks", *n, clock);
+	EXPECT_LE(*n, clock / 1024)
+		TH_LOG("%llu reconfigurations over %llu ticks", *n, clock);
+	EXPECT_GE(clock, ZIPF_READS / 2);
+	EXPECT_EQ(cg.next_reconfig, (*n + 1) * 1024);
 }
 
 TEST_F(policy, mglru_beats_fifo_on_zipf)
