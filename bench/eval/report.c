@@ -797,7 +797,7 @@ static void room_section(FILE *md, const char *exp)
 		any |= stats(exp, wls[w], "sim:lru", "sim_miss_ratio").n;
 	if (!any)
 		return;
-	fprintf(md, "\n**%s: the room each workload leaves** (cachesim on the workload's page-reference string, recorded once on kernel-lru, at the cgroup's file-page capacity: each policy's simulated misses over simulated LRU's, then its measured disk reads over kernel-lru's; the bounds are Belady's MIN, an oracle keeping the pages the whole string uses most, and LFU counting the whole past)\n\n| policy |",
+	fprintf(md, "\n**%s: the room each workload leaves** (cachesim on the workload's page-reference string, recorded once on kernel-lru, at the cgroup's file-page capacity: each policy's simulated misses over simulated LRU's, then its measured disk reads over kernel-lru's; the bounds are Belady's MIN, an oracle keeping the pages the whole string uses most, and LFU counting the whole past. A simulated miss is a page inserted: readahead and pages created by writes count, so the per-access figure can exceed 1 on a workload that writes, and there the same written pages add to every policy's misses and bring the ratios towards 1)\n\n| policy |",
 		exp);
 	for (w = 0; w < nw; w++)
 		fprintf(md, " %s sim / measured |", wls[w]);
@@ -855,7 +855,7 @@ static void room_section(FILE *md, const char *exp)
 		if (!sl.n || !sb.n || sl.med <= 0)
 			continue;
 		room = 1 - sb.med / sl.med;
-		fprintf(md, "\n- %s: LRU's simulated miss ratio %.4f, Belady's %.4f: %s",
+		fprintf(md, "\n- %s: LRU's simulated pages inserted per access %.4f, Belady's %.4f: %s",
 			wls[w], sl.med, sb.med,
 			room < ROOM_MIN ? "**no policy can win here** (Belady within 5% of LRU)" :
 			"room for a policy");

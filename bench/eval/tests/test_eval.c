@@ -328,9 +328,9 @@ static void test_report(const char *dir)
 	      "report: throughput in proportion to 1 / disk reads correlates at 1.00");
 	check(strstr(text, "| lfu | 0.500 / 0.500 |") != NULL,
 	      "report: lfu's simulated misses next to its measured disk reads, both over LRU's");
-	check(strstr(text, "- u: LRU's simulated miss ratio 0.5000, Belady's 0.4900: **no policy can win here**") != NULL,
+	check(strstr(text, "- u: LRU's simulated pages inserted per access 0.5000, Belady's 0.4900: **no policy can win here**") != NULL,
 	      "report: Belady within 5%% of LRU: no room");
-	check(strstr(text, "- c: LRU's simulated miss ratio 0.8000, Belady's 0.4000: room for a policy (50% fewer") != NULL,
+	check(strstr(text, "- c: LRU's simulated pages inserted per access 0.8000, Belady's 0.4000: room for a policy (50% fewer") != NULL,
 	      "report: Belady half of LRU: room");
 	check(strstr(text, "| 1.37x | 2.00x | - | c, lfu | yes | Belady 0.50x; steady 2/3 |") != NULL,
 	      "report: LFU's claim (+37%%) held by 2.00x the better kernel policy");
