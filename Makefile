@@ -408,13 +408,14 @@ $(EVAL_OUT)/eval: bench/eval/eval.c bench/eval/run.c bench/eval/run.h bench/eval
 		selftests/cache_ext/workload.c $(CACHECTL_DIR)/hist.c \
 		$(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
 
+YCSB_KV		:= bench/eval/kv.c bench/eval/kv_rocksdb.c bench/eval/kv_leveldb.c
 $(EVAL_OUT)/ycsb: bench/eval/ycsb.c bench/eval/ycsb_gen.c bench/eval/ycsb_gen.h \
-		bench/eval/steady.c bench/eval/steady.h \
+		bench/eval/steady.c bench/eval/steady.h bench/eval/kv.h $(YCSB_KV) \
 		$(LIBBPF_A)
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
-	@$(CC) $(EVAL_CFLAGS) -o $@ $< bench/eval/ycsb_gen.c bench/eval/steady.c $(LIBBPF_A) \
-		-lrocksdb -lelf -lz -lpthread -lm
+	@$(CC) $(EVAL_CFLAGS) -o $@ $< bench/eval/ycsb_gen.c bench/eval/steady.c $(YCSB_KV) \
+		$(LIBBPF_A) -lrocksdb -lleveldb -lelf -lz -lpthread -lm
 
 $(EVAL_OUT)/%: bench/eval/%.c
 	@mkdir -p $(dir $@)

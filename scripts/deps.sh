@@ -17,7 +17,7 @@ PKGS="
 	qemu-system-x86 e2fsprogs busybox-static
 	libmnl-dev libjson-c-dev
 	python3-ply python3-git
-	librocksdb-dev ripgrep fio gnuplot-nox
+	librocksdb-dev libleveldb-dev ripgrep fio gnuplot-nox
 "
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)

@@ -10,9 +10,10 @@
 # that the harness works, says nothing about performance).
 #
 # 1. The data disk, built on the host at native speed and cached under
-#    build/eval-data/ keyed by everything it is made from: a RocksDB
-#    database (bench/eval/ycsb load), part of the kernel source tree in
-#    build/linux (for the search) and the CloudPhysics trace packed by
+#    build/eval-data/ keyed by everything it is made from: a RocksDB and a
+#    LevelDB database of the same records (bench/eval/ycsb load), part of
+#    the kernel source tree in build/linux (for the search) and the
+#    CloudPhysics trace packed by
 #    bench/eval/replay ($TRACE_DIR, default ../shared/traces).  The VM
 #    gets it read-only; runs that write do so through an overlay on the
 #    scratch disk, so every run starts from the same bytes.
@@ -87,8 +88,8 @@ fi
 eval "$("$EVAL_BIN/eval" -s "$SCALE" ${EVAL_ARGS:-} -P)"
 key=$( { echo "$records $src_dirs $trace_requests"
 	 cat "$TOP/bench/eval/ycsb.c" "$TOP/bench/eval/ycsb_gen.c" \
-	     "$TOP/bench/eval/replay.c" "$TRACE"
-	 dpkg-query -W -f='${Version}' librocksdb-dev
+	     "$TOP"/bench/eval/kv*.c "$TOP/bench/eval/replay.c" "$TRACE"
+	 dpkg-query -W -f='${Version}' librocksdb-dev libleveldb-dev
 	 cat "$TOP/kernel/BASE"; } | sha1sum | cut -c1-12)
 DATADIR=$TOP/build/eval-data
 IMG=$DATADIR/$key.img
@@ -106,6 +107,7 @@ if [ ! -f "$IMG" ]; then
 	stage=$(mktemp -d "$DATADIR/stage.XXXXXX")
 	trap 'rm -rf "$stage"' EXIT
 	"$EVAL_BIN/ycsb" load -d "$stage/rocksdb" -n "$records" > /dev/null
+	"$EVAL_BIN/ycsb" load -E leveldb -d "$stage/leveldb" -n "$records" > /dev/null
 	mkdir -p "$stage/src" "$stage/trace"
 	# shellcheck disable=SC2086 # a list of directories
 	(cd "$TOP/build/linux" && cp -r --parents $src_dirs "$stage/src/")

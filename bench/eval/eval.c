@@ -17,11 +17,14 @@
  * hits every setup alike.  Each run gets a fresh cgroup, caches dropped
  * (and the database as a fresh overlay), and one setup: kernel-lru,
  * kernel-mglru or a policy from $BPF_OBJ_DIR with its knobs
- * ("ml_rank/oversample=20").  Learned policies use a model traced and
+ * ("ml_rank/oversample=20"), "@nomap" after it for a run without the
+ * kernel's reports of uses through mmap.  Learned policies use a model traced and
  * trained on a run of the same workload with another seed.
  *
  * Experiments (see Documentation/admin-guide/cache_ext.rst, "Evaluation"):
  *   ycsb       YCSB A-F, uniform, uniform-rw on RocksDB
+ *   leveldb    YCSB C and A on LevelDB (reads through mmap), each policy
+ *              with and without the kernel's mapped-access reports
  *   trace      the CloudPhysics trace as preads, at 1/5/10/25% of its pages
  *   search     ripgrep over a source tree, repeated, cgroup half its size
  *   get-scan   RocksDB GETs with a SCAN thread: get_scan, fadvise, kernel
@@ -82,6 +85,8 @@ struct scale {
 	 */
 	int disk_us;
 	const char *ycsb_workloads, *ycsb_setups;
+	/* YCSB on LevelDB (reads through mmap); "@nomap": see run.h. */
+	const char *leveldb_workloads, *leveldb_setups;
 	const char *trace_setups;
 	int trace_reps;		/* the replay is deterministic: see below */
 	int trace_pcts[4], nr_trace_pcts;
@@ -108,6 +113,14 @@ static const char *const all_setups =
 	"ml_rank";
 static const char *const trace_setups =
 	"kernel-lru,kernel-mglru,fifo,lfu,s3fifo,lhd";
+/*
+ * LevelDB reads through mmap: each policy with the kernel's reports of
+ * page-table accessed bits (folio_mapped_accessed()) and without them
+ * (@nomap: cache_ext.mapped_accesses=0 for the run).
+ */
+static const char *const leveldb_setups =
+	"kernel-lru,kernel-mglru,lfu,lfu@nomap,s3fifo,s3fifo@nomap,"
+	"ml_rank,ml_rank@nomap";
 static const char *const learned_setups =
 	"lfu,ml_rank/oversample=10,ml_rank/oversample=20,"
 	"ml_rank/oversample=30,ml_rank/oversample=40";
@@ -126,6 +139,8 @@ static const struct scale scales[] = {
 		.turnovers = STEADY_TURNOVERS, .max_secs = 600, .disk_us = -1,
 		.ycsb_workloads = "a,b,c,d,e,f,uniform,uniform-rw",
 		.ycsb_setups = all_setups,
+		.leveldb_workloads = "c,a",
+		.leveldb_setups = leveldb_setups,
 		.trace_setups = trace_setups,
 		.trace_reps = 1, .trace_pcts = { 1, 5, 10, 25 }, .nr_trace_pcts = 4,
 		.search_runs = 10, .search_setups = "kernel-lru,kernel-mglru,mru",
@@ -147,6 +162,8 @@ static const struct scale scales[] = {
 		.turnovers = STEADY_TURNOVERS, .max_secs = 300, .disk_us = -1,
 		.ycsb_workloads = "c,a",
 		.ycsb_setups = "kernel-lru,kernel-mglru,lfu,s3fifo",
+		/* None: the 21 minutes measured hold no LevelDB run. */
+		.leveldb_workloads = NULL,
 		.trace_setups = "kernel-lru,s3fifo",
 		.trace_reps = 1, .trace_pcts = { 10 }, .nr_trace_pcts = 1,
 		.search_runs = 4, .search_setups = "kernel-lru,mru",
@@ -171,6 +188,8 @@ static const struct scale scales[] = {
 		.turnovers = 0.2, .max_secs = 1, .disk_us = 200,
 		.ycsb_workloads = "c,e",
 		.ycsb_setups = "kernel-lru,lfu",
+		.leveldb_workloads = "c",
+		.leveldb_setups = "kernel-lru,lfu@nomap",
 		.trace_setups = "kernel-lru,s3fifo",
 		.trace_reps = 1, .trace_pcts = { 1, 5, 10, 25 }, .nr_trace_pcts = 4,
 		.search_runs = 2, .search_setups = "kernel-lru,mru",
@@ -197,7 +216,7 @@ static int have_module;
 /* The copy of the data on the disk with a latency, or NULL. */
 static const char *slow_dir;
 
-/* Where the data's @sub (rocksdb, src, trace) is read from. */
+/* Where the data's @sub (rocksdb, leveldb, src, trace) is read from. */
 static const char *data_base(const char *sub)
 {
 	return slow_dir && strcmp(sub, "trace") ? slow_dir : data_dir;
@@ -240,6 +259,7 @@ static char *num(long v, char *buf)
 
 struct ycsb_args {
 	const char *workload;
+	const char *store;	/* "rocksdb" (NULL) or "leveldb" */
 	const char *db;
 	long ops, warm;
 	uint64_t seed;
@@ -257,6 +277,8 @@ static int ycsb_argv(const struct ycsb_args *a, char **argv, char bufs[10][32])
 	argv[n++] = (char *)a->db;
 	argv[n++] = "-w";
 	argv[n++] = (char *)a->workload;
+	argv[n++] = "-E";
+	argv[n++] = (char *)(a->store ?: "rocksdb");
 	argv[n++] = "-n";
 	argv[n++] = num(sc->records, bufs[0]);
 	argv[n++] = "-o";
@@ -290,7 +312,7 @@ static int ycsb_run(const char *cg, struct ycsb_args *a, char *out, size_t len,
 	char mnt[PATH_MAX], bufs[10][32], *argv[40];
 	int ret;
 
-	if (overlay_mount("rocksdb", mnt, sizeof(mnt)))
+	if (overlay_mount(a->store ?: "rocksdb", mnt, sizeof(mnt)))
 		return -1;
 	a->db = mnt;
 	ycsb_argv(a, argv, bufs);
@@ -346,7 +368,7 @@ static int trace_ycsb(const char *name, const char *cachectl,
 
 	if (setup_begin(&r, name, "kernel-lru", sc->db_mib * MIB_KIB))
 		return -1;
-	if (!overlay_mount("rocksdb", mnt, sizeof(mnt))) {
+	if (!overlay_mount(a->store ?: "rocksdb", mnt, sizeof(mnt))) {
 		a->db = mnt;
 		ret = run_traced(cachectl, r.cg, log, "oversample=1", 0,
 				 ycsb_traced, a, summary, len);
@@ -357,10 +379,12 @@ static int trace_ycsb(const char *name, const char *cachectl,
 }
 
 /*
- * Trace @workload under the tracer with seed 2 (the measured runs use
- * seed 1), train on it and load the model as "learned".
+ * Trace @workload on @store (NULL: RocksDB) under the tracer with seed 2
+ * (the measured runs use seed 1), train on it and load the model as
+ * "learned".
  */
-static int train_model(const char *exp, const char *workload)
+static int train_model(const char *exp, const char *workload,
+		       const char *store)
 {
 	const char *cachectl = getenv("CACHECTL"), *lctrain = getenv("LCTRAIN");
 	char log[PATH_MAX], model[PATH_MAX], summary[256] = "";
@@ -368,6 +392,7 @@ static int train_model(const char *exp, const char *workload)
 	struct ycsb_args a = ycsb_args_of(workload, 2);
 	int ret;
 
+	a.store = store;
 	if (!cachectl || !lctrain) {
 		fprintf(stderr, "eval: learned policies need CACHECTL and LCTRAIN\n");
 		return -1;
@@ -537,18 +562,24 @@ static int ycsb_measure(const char *exp, const char *label, const char *setup,
 	return 0;
 }
 
-static int exp_ycsb(const char *exp)
+/*
+ * YCSB's @workloads on @store (NULL: RocksDB) under each of @setup_list:
+ * a model trained first if a learned policy is among them, the reference
+ * string recorded, then the runs.
+ */
+static int ycsb_experiment(const char *exp, const char *store,
+			   const char *workloads, const char *setup_list)
 {
 	char wbuf[256], sbuf[1024], *wls[16], *setups[MAX_SETUPS];
-	int nw = split(only_workloads ?: sc->ycsb_workloads, wbuf, sizeof(wbuf),
-		       wls, 16);
-	int ns = split(sc->ycsb_setups, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
+	int nw = split(workloads, wbuf, sizeof(wbuf), wls, 16);
+	int ns = split(setup_list, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
 	int w, rep, i, done = 0, failed = 0;
 
 	for (w = 0; w < nw; w++) {
 		struct ycsb_args ra = ycsb_args_of(wls[w], 1);
 
-		if (any_learned(setups, ns) && train_model(exp, wls[w]))
+		ra.store = store;
+		if (any_learned(setups, ns) && train_model(exp, wls[w], store))
 			return -1;
 		failed |= record_refs(exp, &ra);
 		for (rep = 0; rep < reps; rep++) {
@@ -556,6 +587,7 @@ static int exp_ycsb(const char *exp)
 				const char *s = setups[rotated(i, rep, ns)];
 				struct ycsb_args a = ycsb_args_of(wls[w], 1);
 
+				a.store = store;
 				failed |= ycsb_measure(exp, s, s, &a, rep,
 						       ++done, nw * reps * ns,
 						       NULL);
@@ -563,6 +595,24 @@ static int exp_ycsb(const char *exp)
 		}
 	}
 	return failed;
+}
+
+static int exp_ycsb(const char *exp)
+{
+	return ycsb_experiment(exp, NULL, only_workloads ?: sc->ycsb_workloads,
+			       sc->ycsb_setups);
+}
+
+/*
+ * The same on LevelDB, whose reads go through mmap: what policies do with
+ * the kernel's reports of page-table accessed bits, and without them.
+ */
+static int exp_leveldb(const char *exp)
+{
+	if (!sc->leveldb_workloads)
+		return 0;
+	return ycsb_experiment(exp, "leveldb", sc->leveldb_workloads,
+			       sc->leveldb_setups);
 }
 
 /* --------------------------------------------------------------------- */
@@ -1068,7 +1118,7 @@ static int exp_learned(const char *exp)
 
 	if (!have_module)
 		fprintf(stderr, "eval: no companion module ($CACHE_EXT_CTL_KO): no decision times\n");
-	if (train_model(exp, "c"))
+	if (train_model(exp, "c", NULL))
 		return -1;
 	for (rep = 0; rep < reps; rep++) {
 		for (i = 0; i < ns; i++) {
@@ -1143,8 +1193,10 @@ static void ratio_rows(void)
  * (scripts/eval.sh measured the host: EVAL_HOST_HIT_US), the data's
  * latency per request sized from it, 100 us times the slowdown, unless
  * EVAL_DISK_US says (0: the data disk as it is).  Rows under "machine".
+ * The copy with the latency holds RocksDB's database and the source tree,
+ * and LevelDB's database if @leveldb (its experiment runs).
  */
-static int disk_setup(void)
+static int disk_setup(bool leveldb)
 {
 	const char *env = getenv("EVAL_DISK_US");
 	double host_us = atof(getenv("EVAL_HOST_HIT_US") ?: "0"), guest_us = 0;
@@ -1183,7 +1235,9 @@ static int disk_setup(void)
 	progress("machine", 0, 0, what, result);
 	if (us <= 0)
 		return 0;
-	if (slow_disk_setup(us, data_dir, "rocksdb src", SLOW_DATA, SLOW_UPPER))
+	/* The memory-backed copy holds only what the experiments read. */
+	if (slow_disk_setup(us, data_dir, leveldb ? "rocksdb src leveldb" :
+			    "rocksdb src", SLOW_DATA, SLOW_UPPER))
 		return -1;
 	slow_dir = SLOW_DATA;
 	setenv("EVAL_SLOW_DATA", SLOW_DATA, 1);
@@ -1196,6 +1250,7 @@ static const struct experiment {
 	int (*run)(const char *exp);
 } experiments[] = {
 	{ "ycsb", exp_ycsb },
+	{ "leveldb", exp_leveldb },
 	{ "trace", exp_trace },
 	{ "search", exp_search },
 	{ "get-scan", exp_getscan },
@@ -1373,7 +1428,7 @@ int main(int argc, char **argv)
 	snprintf(ycsb_bin, sizeof(ycsb_bin), "%s/ycsb", bin_dir);
 	snprintf(replay_bin, sizeof(replay_bin), "%s/replay", bin_dir);
 	have_module = !ctl_module_load();
-	if (disk_setup())
+	if (disk_setup(listed(only, "leveldb") && sc->leveldb_workloads))
 		return 1;
 	ratio_rows();
 

@@ -110,15 +110,35 @@ static void warm_programs(void)
 		warm_file(files[k]);
 }
 
-int setup_begin(struct setup_run *r, const char *name, const char *setup,
+int setup_begin(struct setup_run *r, const char *name, const char *full,
 		long mem_kib)
 {
-	char policy[64], knobs[256], max[32];
-	const char *slash = strchr(setup, '/');
-	size_t n = slash ? (size_t)(slash - setup) : strlen(setup);
-	char *k;
+	char setup[256], policy[64], knobs[256], max[32];
+	const char *slash;
+	char *k, *at;
+	size_t n;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
+	snprintf(setup, sizeof(setup), "%s", full);
+	at = strchr(setup, '@');
+	if (at) {
+		if (strcmp(at, "@nomap")) {
+			fprintf(stderr, "eval: setup '%s': after '@' only nomap\n", full);
+			return -1;
+		}
+		*at = '\0';
+		/* The core's switch of folio_mapped_accessed() reports. */
+		ret = set_core_param("mapped_accesses", 0);
+		if (ret) {
+			fprintf(stderr, "eval: setup '%s': cannot set cache_ext.mapped_accesses: %s (a kernel without the mapped-access reports?)\n",
+				full, strerror(-ret));
+			return -1;
+		}
+		r->nomap = 1;
+	}
+	slash = strchr(setup, '/');
+	n = slash ? (size_t)(slash - setup) : strlen(setup);
 	snprintf(policy, sizeof(policy), "%.*s", (int)n, setup);
 	snprintf(knobs, sizeof(knobs), "%s", slash ? slash + 1 : "");
 	for (k = knobs; *k; k++)
@@ -160,6 +180,9 @@ void setup_end(struct setup_run *r)
 		free(r->cg);
 	}
 	r->cg = NULL;
+	if (r->nomap && set_core_param("mapped_accesses", 1))
+		fprintf(stderr, "eval: cannot set cache_ext.mapped_accesses back to 1\n");
+	r->nomap = 0;
 }
 
 static void enter_cgroup(const char *cg)

@@ -14,12 +14,17 @@
 
 #include "cache_ext_util.h"
 
-/* A setup: "kernel-lru", "kernel-mglru" or "policy[/knob=value...]". */
+/*
+ * A setup: "kernel-lru", "kernel-mglru" or "policy[/knob=value...]", with
+ * "@nomap" after it for a run with cache_ext.mapped_accesses=0 (the policy
+ * is not told of uses through mmap; set back when the run ends).
+ */
 struct setup_run {
 	char *cg;		/* the run's cgroup */
 	uint64_t cg_id;
 	struct policy p;
 	long long disk_before;	/* pgpgin pages at the start */
+	int nomap;		/* the run turned the reports off */
 };
 
 /*

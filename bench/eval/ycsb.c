@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ycsb: YCSB's CoreWorkload on RocksDB, through its C API.
+ * ycsb: YCSB's CoreWorkload on RocksDB or LevelDB, through their C APIs
+ * (bench/eval/kv.h; -E picks the store, RocksDB by default).
  *
- *   ycsb load -d DIR -n RECORDS [-v BYTES]
+ *   ycsb load -d DIR -n RECORDS [-v BYTES] [-E STORE]
  *       create a database of RECORDS records of BYTES (1000) bytes, keys
  *       "user<fnv64(i)>", uncompressed, fully compacted.  Run it where the
  *       data is prepared (make eval does it on the host, at native speed).
@@ -23,11 +24,13 @@
  *   getscan     GET threads reading as c, plus one SCAN thread doing
  *               scans of -L records so that scans are 0.05% of operations
  *
- * Reads go through pread() (mmap reads and direct I/O off) with a block
- * cache of -c MiB, so that the page cache does the caching; table files
- * are opened with POSIX_FADV_RANDOM (RocksDB's default).
+ * RocksDB reads go through pread() (mmap reads and direct I/O off) with a
+ * block cache of -c MiB, so that the page cache does the caching; table
+ * files are opened with POSIX_FADV_RANDOM (RocksDB's default).  LevelDB
+ * reads its table files through mmap, as shipped (kv_leveldb.c).
  *
  * Options:
+ *   -E STORE     rocksdb (default) or leveldb
  *   -t THREADS   client threads (2)
  *   -W OPS       warm-up operations before the measured ones (0): the same
  *                mix from another random stream, not reported
@@ -42,8 +45,8 @@
  *                says so (warm_steady=0, window_reached=0)
  *   -q TOL       relative tolerance of the stability checks (0.03)
  *   -s SEED      seed of every random stream (1)
- *   -c MIB       RocksDB block cache (4); 0: none, every block read goes
- *                to the page cache
+ *   -c MIB       the store's block cache (4); 0: none, every block read
+ *                goes to the page cache
  *   -L LEN       getscan: records per scan (10000)
  *   -S MAP       getscan: add the SCAN thread's tid to this pinned BPF
  *                map (get_scan's /sys/fs/bpf/get_scan_tids)
@@ -54,7 +57,7 @@
  *                that is what an application gets from fadvise here.
  *   -B MAP       add RocksDB's own threads (flush, compaction: "rocksdb:*")
  *                to this pinned BPF map as they appear (admit_filter's
- *                /sys/fs/bpf/no_cache_tids)
+ *                /sys/fs/bpf/no_cache_tids; LevelDB's are not named)
  *
  * Output of run: workload, ops, secs, ops_per_s, disk_reads (pages read
  * from disk meanwhile, from pgpgin: meaningful on a machine doing nothing
@@ -87,8 +90,8 @@
 #include <sys/syscall.h>
 
 #include <bpf/bpf.h>
-#include <rocksdb/c.h>
 
+#include "kv.h"
 #include "steady.h"
 #include "ycsb_gen.h"
 
@@ -127,9 +130,8 @@ static int scan_advice = -1;
 static bool advise_after;
 static const struct workload *wl;
 
-static rocksdb_t *db;
-static rocksdb_readoptions_t *ropts;
-static rocksdb_writeoptions_t *wopts;
+static const struct kv_engine *engine = &kv_rocksdb;
+static struct kv *db;
 static atomic_uint_fast64_t next_insert, inserted, gets_done, missing;
 static atomic_uint_fast64_t ops_done, clients_done;
 static atomic_bool stop;
@@ -184,59 +186,35 @@ static void fill_value(char *buf, uint64_t keynum, uint64_t ver)
 		buf[i] = 'a' + (keynum * 31 + ver * 7 + i) % 26;
 }
 
-static rocksdb_options_t *db_options(bool load)
+/* Opens the database of -d, creating it when loading; exits on failure. */
+static struct kv *open_db(bool load)
 {
-	rocksdb_options_t *o = rocksdb_options_create();
-	rocksdb_block_based_table_options_t *t =
-		rocksdb_block_based_options_create();
+	struct kv_options o = { .dir = dir, .load = load, .cache_mib = cache_mib };
+	char *err = NULL;
+	struct kv *kv = engine->open(&o, &err);
 
-	if (cache_mib)
-		rocksdb_block_based_options_set_block_cache(t,
-			rocksdb_cache_create_lru((size_t)cache_mib << 20));
-	else
-		rocksdb_block_based_options_set_no_block_cache(t, 1);
-	rocksdb_block_based_options_set_filter_policy(t,
-		rocksdb_filterpolicy_create_bloom(10));
-	rocksdb_options_set_block_based_table_factory(o, t);
-	rocksdb_options_set_compression(o, rocksdb_no_compression);
-	rocksdb_options_set_allow_mmap_reads(o, 0);
-	rocksdb_options_set_use_direct_reads(o, 0);
-	rocksdb_options_set_advise_random_on_open(o, 1);
-	rocksdb_options_set_max_background_jobs(o, 2);
-	rocksdb_options_set_create_if_missing(o, load);
-	/*
-	 * Small memtables in runs: writes reach the disk and compaction runs
-	 * within a run, as on a database much larger than memory.
-	 */
-	rocksdb_options_set_write_buffer_size(o, (load ? 64 : 4) << 20);
-	if (load)
-		rocksdb_options_prepare_for_bulk_load(o);
-	return o;
+	check(err, "open");
+	return kv;
 }
 
 static int cmd_load(void)
 {
 	char key[32], *val = malloc(value_bytes), *err = NULL;
-	rocksdb_options_t *o = db_options(true);
 	uint64_t i;
 
-	db = rocksdb_open(o, dir, &err);
-	check(err, "open");
-	wopts = rocksdb_writeoptions_create();
-	rocksdb_writeoptions_disable_WAL(wopts, 1);
+	db = open_db(true);
 	for (i = 0; i < records; i++) {
 		int n = ycsb_key(key, sizeof(key), i);
 
 		fill_value(val, i, 0);
-		rocksdb_put(db, wopts, key, n, val, value_bytes, &err);
+		engine->put(db, key, n, val, value_bytes, &err);
 		check(err, "put");
 	}
-	rocksdb_compact_range(db, NULL, 0, NULL, 0);
-	rocksdb_close(db);
-	rocksdb_options_destroy(o);
+	engine->compact(db);
+	engine->close(db);
 	free(val);
-	printf("loaded %llu records of %d bytes into %s\n",
-	       (unsigned long long)records, value_bytes, dir);
+	printf("loaded %llu records of %d bytes into %s (%s)\n",
+	       (unsigned long long)records, value_bytes, dir, engine->name);
 	return 0;
 }
 
@@ -281,7 +259,8 @@ static void *bg_watch(void *arg)
 			if (!f)
 				continue;
 			if (fgets(comm, sizeof(comm), f) &&
-			    !strncmp(comm, "rocksdb:", 8))
+			    !strncmp(comm, engine->bg_thread_prefix,
+				     strlen(engine->bg_thread_prefix)))
 				map_add(fd, atoi(e->d_name));
 			fclose(f);
 		}
@@ -308,24 +287,18 @@ static enum op pick_op(struct ycsb_rng *r)
 
 static int do_read(uint64_t keynum)
 {
-	char key[32], *err = NULL, *v;
-	size_t len;
+	char key[32], *err = NULL;
 	int n = ycsb_key(key, sizeof(key), keynum);
+	bool found;
+	size_t len;
 
-	v = rocksdb_get(db, ropts, key, n, &len, &err);
-	if (err) {
+	if (engine->get(db, key, n, &found, &len, &err)) {
 		fprintf(stderr, "ycsb: get: %s\n", err);
 		free(err);
 		return -1;
 	}
-	if (!v) {
-		if (keynum < records)
-			atomic_fetch_add(&missing, 1);
-		return 0;
-	}
-	if ((int)len != value_bytes)
+	if ((!found && keynum < records) || (found && (int)len != value_bytes))
 		atomic_fetch_add(&missing, 1);
-	rocksdb_free(v);
 	return 0;
 }
 
@@ -335,8 +308,7 @@ static int do_write(uint64_t keynum, uint64_t ver)
 	int n = ycsb_key(key, sizeof(key), keynum);
 
 	fill_value(val, keynum, ver);
-	rocksdb_put(db, wopts, key, n, val, value_bytes, &err);
-	if (err) {
+	if (engine->put(db, key, n, val, value_bytes, &err)) {
 		fprintf(stderr, "ycsb: put: %s\n", err);
 		free(err);
 		return -1;
@@ -346,20 +318,10 @@ static int do_write(uint64_t keynum, uint64_t ver)
 
 static int do_scan(uint64_t keynum, uint64_t len)
 {
-	rocksdb_iterator_t *it = rocksdb_create_iterator(db, ropts);
 	char key[32];
 	int n = ycsb_key(key, sizeof(key), keynum);
-	uint64_t i;
 
-	rocksdb_iter_seek(it, key, n);
-	for (i = 0; i < len && rocksdb_iter_valid(it); i++) {
-		size_t kl, vl;
-
-		rocksdb_iter_key(it, &kl);
-		rocksdb_iter_value(it, &vl);
-		rocksdb_iter_next(it);
-	}
-	rocksdb_iter_destroy(it);
+	engine->scan(db, key, n, len);
 	return 0;
 }
 
@@ -718,13 +680,11 @@ static int cmd_run(void)
 	static struct phase warm, win;
 	struct thread *th = calloc(nr_threads + 1, sizeof(*th));
 	struct ycsb_hist total[NR_OPS] = {};
-	rocksdb_options_t *o = db_options(false);
 	bool getscan = !strcmp(wl->name, "getscan");
 	long max_pages, pages_end;
 	pthread_t watcher;
 	uint64_t ns, done = 0;
 	long long disk;
-	char *err = NULL;
 	int i, j, failed = 0;
 
 	find_cgroup();
@@ -734,10 +694,12 @@ static int cmd_run(void)
 			cg_dir[0] ? cg_dir : "no cgroup");
 		return 2;
 	}
-	db = rocksdb_open(o, dir, &err);
-	check(err, "open");
-	ropts = rocksdb_readoptions_create();
-	wopts = rocksdb_writeoptions_create();
+	if (bg_map && !engine->bg_thread_prefix) {
+		fprintf(stderr, "ycsb: -B: %s's background threads have no name of their own\n",
+			engine->name);
+		return 2;
+	}
+	db = open_db(false);
 	if (bg_map)
 		pthread_create(&watcher, NULL, bg_watch, NULL);
 
@@ -786,8 +748,7 @@ static int cmd_run(void)
 	print_steady(&warm, &win, pages_end);
 	printf("\n");
 
-	rocksdb_close(db);
-	rocksdb_options_destroy(o);
+	engine->close(db);
 	if (atomic_load(&missing)) {
 		fprintf(stderr, "ycsb: %llu reads of loaded records found nothing or a wrong size: the database in %s is damaged\n",
 			(unsigned long long)atomic_load(&missing), dir);
@@ -799,11 +760,11 @@ static int cmd_run(void)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ycsb load -d DIR -n RECORDS [-v BYTES]\n"
-		"       ycsb run -d DIR -w WORKLOAD -n RECORDS -o OPS [-W WARMUP_OPS] [-U] [-T TURNOVERS]\n"
+		"usage: ycsb load -d DIR -n RECORDS [-v BYTES] [-E STORE]\n"
+		"       ycsb run -d DIR -w WORKLOAD -n RECORDS -o OPS [-E STORE] [-W WARMUP_OPS] [-U] [-T TURNOVERS]\n"
 		"                [-M MAX_SECS] [-q TOLERANCE] [-t THREADS] [-s SEED] [-c CACHE_MIB]\n"
 		"                [-L SCAN_LEN] [-S SCAN_TID_MAP] [-F HINT] [-B BG_TID_MAP]\n"
-		"workloads: a b c d e f uniform uniform-rw getscan\n");
+		"workloads: a b c d e f uniform uniform-rw getscan; stores: rocksdb leveldb\n");
 }
 
 int main(int argc, char **argv)
@@ -819,9 +780,17 @@ int main(int argc, char **argv)
 	}
 	load = !strcmp(argv[1], "load");
 	optind = 2;
-	while ((c = getopt(argc, argv, "d:n:v:w:o:t:s:c:L:S:B:W:F:UT:M:q:h")) != -1) {
+	while ((c = getopt(argc, argv, "d:n:v:w:o:t:s:c:L:S:B:W:F:UT:M:q:E:h")) != -1) {
 		switch (c) {
 		case 'd': dir = optarg; break;
+		case 'E':
+			engine = kv_engine_by_name(optarg);
+			if (!engine) {
+				fprintf(stderr, "ycsb: -E takes rocksdb or leveldb, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'n': records = strtoull(optarg, NULL, 0); break;
 		case 'v': value_bytes = atoi(optarg); break;
 		case 'w': wname = optarg; break;
