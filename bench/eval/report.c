@@ -46,8 +46,8 @@ struct metric_info {
 static const struct metric_info metrics[] = {
 	{ "ycsb", "ops_per_s", "throughput (ops/s)", 1, 1 },
 	{ "ycsb", "read_p99_us", "P99 read latency (us)", 0, 0 },
-	{ "ycsb", "disk_reads", "pages read from disk", 0, 0 },
-	{ "leveldb", "disk_reads", "pages read from disk (@nomap: without the mapped-access reports)", 0, 1 },
+	{ "ycsb", "disk_reads_per_op", "pages read from disk per operation", 0, 0 },
+	{ "leveldb", "disk_reads_per_op", "pages read from disk per operation (@nomap: without the mapped-access reports)", 0, 1 },
 	{ "leveldb", "ops_per_s", "throughput (ops/s)", 1, 0 },
 	{ "leveldb", "read_p99_us", "P99 read latency (us)", 0, 0 },
 	{ "trace", "miss_ratio", "miss ratio (disk pages read / pages referenced)", 0, 1 },
@@ -56,10 +56,10 @@ static const struct metric_info metrics[] = {
 	{ "get-scan", "get_ops_per_s", "GET throughput (ops/s)", 1, 1 },
 	{ "get-scan", "read_p99_us", "GET P99 latency (us)", 0, 0 },
 	{ "get-scan", "scan_ops_per_s", "SCAN throughput (scans/s)", 1, 0 },
-	{ "get-scan", "disk_reads", "pages read from disk", 0, 0 },
+	{ "get-scan", "disk_reads_per_op", "pages read from disk per GET", 0, 0 },
 	{ "admit", "read_p99_us", "P99 read latency (us)", 0, 1 },
 	{ "admit", "ops_per_s", "throughput (ops/s)", 1, 0 },
-	{ "admit", "disk_reads", "pages read from disk", 0, 0 },
+	{ "admit", "disk_reads_per_op", "pages read from disk per operation", 0, 0 },
 	{ "isolation", "ops_per_s", "YCSB C throughput (ops/s)", 1, 1 },
 	{ "isolation", "searches_per_s", "searches per second", 1, 1 },
 	{ "overhead", "cpu_us_per_io", "CPU time per I/O (us)", 0, 1 },
@@ -68,7 +68,7 @@ static const struct metric_info metrics[] = {
 	{ "overhead", "pct_of_cgroup", "registry, % of the cgroup's memory", 0, 0 },
 	{ "learned", "decide_p50_ns", "median decision time per evict_folios() (ns)", 0, 1 },
 	{ "learned", "decide_p99_ns", "P99 decision time per evict_folios() (ns)", 0, 1 },
-	{ "learned", "disk_reads", "pages read from disk", 0, 0 },
+	{ "learned", "disk_reads_per_op", "pages read from disk per operation", 0, 0 },
 	{ "learned", "ops_per_s", "throughput (ops/s)", 1, 0 },
 };
 
@@ -101,6 +101,54 @@ static int load(const char *path)
 	}
 	fclose(f);
 	return n;
+}
+
+/*
+ * disk_reads_per_op rows from each run's disk_reads and ops (the window's:
+ * bench/eval/steady.h).  A window that ends at a number of turnovers ends
+ * at about the same disk reads whatever the policy, so only the reads per
+ * operation compare policies; runs without an ops row (fio, the search,
+ * the trace) keep their own metrics.
+ */
+static int derive_per_op(void)
+{
+	size_t i, n = nr_rows, j;
+
+	for (i = 0; i < n; i++) {
+		struct row r = rows[i];
+
+		if (strcmp(r.metric, "disk_reads"))
+			continue;
+		for (j = 0; j < n; j++)
+			if (rows[j].rep == r.rep && !strcmp(rows[j].metric, "ops") &&
+			    !strcmp(rows[j].exp, r.exp) && !strcmp(rows[j].wl, r.wl) &&
+			    !strcmp(rows[j].setup, r.setup))
+				break;
+		if (j == n || rows[j].v <= 0)
+			continue;
+		r.v /= rows[j].v;
+		snprintf(r.metric, sizeof(r.metric), "disk_reads_per_op");
+		if (nr_rows == cap_rows) {
+			cap_rows = 2 * cap_rows;
+			rows = realloc(rows, cap_rows * sizeof(*rows));
+			if (!rows)
+				return -1;
+		}
+		rows[nr_rows++] = r;
+	}
+	return 0;
+}
+
+/* What compares disk reads in @exp: per operation where runs have it. */
+static const char *reads_metric(const char *exp)
+{
+	size_t i;
+
+	for (i = 0; i < nr_rows; i++)
+		if (!strcmp(rows[i].exp, exp) &&
+		    !strcmp(rows[i].metric, "disk_reads_per_op"))
+			return "disk_reads_per_op";
+	return "disk_reads";
 }
 
 /* Names of one column of @exp's rows, in order of first appearance. */
@@ -541,7 +589,7 @@ static const char *fewest_reads(const char *exp, const char *wl)
 	double least = 0;
 
 	for (s = 0; s < ns; s++) {
-		struct stat3 st = stats(exp, wl, setups[s], "disk_reads");
+		struct stat3 st = stats(exp, wl, setups[s], reads_metric(exp));
 
 		if (!st.n || !strncmp(setups[s], "kernel", 6))
 			continue;
@@ -749,11 +797,11 @@ static void print_follows(FILE *md, const char *exp)
 
 	for (w = 0; w < nw; w++) {
 		struct stat3 lo = stats(exp, wls[w], "kernel-lru", "ops_per_s");
-		struct stat3 ld = stats(exp, wls[w], "kernel-lru", "disk_reads");
+		struct stat3 ld = stats(exp, wls[w], "kernel-lru", reads_metric(exp));
 
 		for (k = 0; lo.n && ld.n && k < ns; k++) {
 			struct stat3 o = stats(exp, wls[w], setups[k], "ops_per_s");
-			struct stat3 d = stats(exp, wls[w], setups[k], "disk_reads");
+			struct stat3 d = stats(exp, wls[w], setups[k], reads_metric(exp));
 			double x, y;
 
 			if (!strcmp(setups[k], "kernel-lru") || !o.n || !d.n ||
@@ -819,8 +867,8 @@ static void room_section(FILE *md, const char *exp)
 			struct stat3 sl = stats(exp, wls[w], "sim:lru", "sim_miss_ratio");
 			struct stat3 sp = stats(exp, wls[w], p, "sim_miss_ratio");
 			const char *m = strcmp(p, "sim:lru") ? p + 4 : "kernel-lru";
-			struct stat3 ml = stats(exp, wls[w], "kernel-lru", "disk_reads");
-			struct stat3 mp = stats(exp, wls[w], m, "disk_reads");
+			struct stat3 ml = stats(exp, wls[w], "kernel-lru", reads_metric(exp));
+			struct stat3 mp = stats(exp, wls[w], m, reads_metric(exp));
 
 			if (!sp.n || !sl.n || sl.med <= 0) {
 				fprintf(md, " - |");
@@ -880,16 +928,16 @@ static int figure_learned(const char *dir)
 	f = fopen(dat, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "# oversample p50_us p99_us disk_reads\n");
+	fprintf(f, "# oversample p50_us p99_us %s\n", reads_metric("learned"));
 	for (s = 0; s < ns; s++) {
 		const char *x = strstr(setups[s], "oversample=");
 		struct stat3 p50 = stats("learned", "c", setups[s], "decide_p50_ns");
 		struct stat3 p99 = stats("learned", "c", setups[s], "decide_p99_ns");
-		struct stat3 dr = stats("learned", "c", setups[s], "disk_reads");
+		struct stat3 dr = stats("learned", "c", setups[s], reads_metric("learned"));
 
 		if (!x || !p50.n)
 			continue;
-		fprintf(f, "%d %.3f %.3f %.0f\n", atoi(x + 11), p50.med / 1e3,
+		fprintf(f, "%d %.3f %.3f %.4f\n", atoi(x + 11), p50.med / 1e3,
 			p99.med / 1e3, dr.med);
 		n++;
 	}
@@ -904,7 +952,7 @@ static int figure_learned(const char *dir)
 		   "set title 'ml_rank: decision time per evict_folios() call vs oversampling (YCSB C)'\n"
 		   "set xlabel 'oversampling factor'\n"
 		   "set ylabel 'decision time (us, log2 bucket upper bound)'\n"
-		   "set y2label 'pages read from disk'\n"
+		   "set y2label 'pages read from disk (per operation)'\n"
 		   "set y2tics\n"
 		   "set yrange [0:*]\n"
 		   "set y2range [0:*]\n"
@@ -1009,8 +1057,9 @@ static int reps_of(const char *exp, const char *metric)
 static double disk_ratio(const struct claim *c, const char *wl,
 			 const char *setup)
 {
-	const char *metric = strcmp(c->exp, "search") ? "disk_reads" :
-			     "disk_reads_per_search";
+	const char *metric = !strcmp(c->exp, "search") ? "disk_reads_per_search" :
+			     stats(c->exp, wl, setup, "disk_reads_per_op").n ?
+			     "disk_reads_per_op" : "disk_reads";
 	const struct metric_info *m = metric_of(c->exp, metric);
 	struct claim d = *c;
 	struct stat3 st;
@@ -1196,6 +1245,8 @@ int main(int argc, char **argv)
 	for (i = optind; i < argc; i++)
 		if (load(argv[i]) < 0)
 			return 1;
+	if (derive_per_op())
+		return 1;
 	load_refs(readme);
 
 	for (k = 0; k < nr_rows; k++) {

@@ -294,7 +294,12 @@ static void test_report(const char *dir)
 		   "admit,u,sim:lfu,0,sim_miss_ratio,0.25\n"
 		   "admit,u,sim:belady,0,sim_miss_ratio,0.49\n"
 		   "ycsb,c,sim:lru,0,sim_miss_ratio,0.8\n"
-		   "ycsb,c,sim:belady,0,sim_miss_ratio,0.4\n");
+		   "ycsb,c,sim:belady,0,sim_miss_ratio,0.4\n"
+		   /* Windows of equal disk reads, of different lengths. */
+		   "get-scan,g,kernel-lru,0,disk_reads,3000\n"
+		   "get-scan,g,kernel-lru,0,ops,1000\n"
+		   "get-scan,g,get_scan,0,disk_reads,3000\n"
+		   "get-scan,g,get_scan,0,ops,2000\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "%s -o %s %s > /dev/null", REPORT_BIN, dir,
 		 csv);
@@ -336,6 +341,9 @@ static void test_report(const char *dir)
 	      "report: LFU's claim (+37%%) held by 2.00x the better kernel policy");
 	check(strstr(text, "GET-SCAN +70% GET throughput (cache_ext) | 1.70x | not measured |") != NULL,
 	      "report: a claim without its experiment is \"not measured\"");
+	check(strstr(text, "| get_scan | **1.5 (1.5-1.5) 0.50x/0.50x** |") != NULL &&
+	      strstr(text, "| kernel-lru | 3 (3-3) 1.00x/1.00x |") != NULL,
+	      "report: disk reads compared per operation (equal reads, twice the operations: half)");
 	snprintf(md, sizeof(md), "%s/ycsb-ops_per_s.dat", dir);
 	f = fopen(md, "r");
 	n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
