@@ -354,6 +354,27 @@ static struct ycsb_args ycsb_args_of(const char *workload, uint64_t seed)
 }
 
 /*
+ * A traced run has a fixed length, as long as a measured run's warm-up and
+ * window (about the turnovers and three cache-sizes more, at a miss per
+ * operation): a run until steady state would end sooner or later with the
+ * misses of the tracer's own eviction, and the string would not be the
+ * workload's; and one cut short by the scale's longest phase (a second at
+ * toy size) could end before the cgroup has evicted anything, leaving
+ * lctrain nothing to learn from (make check's toy run, on a loaded machine:
+ * "no evictions in the log").
+ */
+static void traced_length(struct ycsb_args *a)
+{
+	if (sc->turnovers > 0) {
+		a->ops = (long)((sc->turnovers + 3) * sc->db_mib * 256);
+		if (!strcmp(a->workload, "e"))
+			a->ops /= E_OPS_DIV;
+		a->warm = 0;
+	}
+	a->fixed = true;
+}
+
+/*
  * A run of ycsb (@a) under the tracer in a fresh kernel-lru cgroup named
  * @name, on a fresh overlay of the database, recorded into @log; the
  * recorder's summary line in @summary.  0 or -1.
@@ -393,6 +414,7 @@ static int train_model(const char *exp, const char *workload,
 	int ret;
 
 	a.store = store;
+	traced_length(&a);
 	if (!cachectl || !lctrain) {
 		fprintf(stderr, "eval: learned policies need CACHECTL and LCTRAIN\n");
 		return -1;
@@ -432,20 +454,7 @@ static int record_refs(const char *exp, struct ycsb_args *a)
 
 	if (!out || !cachectl || !listed(sc->refs_exps, exp))
 		return 0;
-	/*
-	 * A fixed length, as long as a measured run's warm-up and window
-	 * (about the turnovers and three cache-sizes more, at a miss per
-	 * operation): a run until steady state would end sooner or later
-	 * with the misses of the tracer's own eviction, and the string
-	 * would not be the workload's.
-	 */
-	if (sc->turnovers > 0) {
-		a->ops = (long)((sc->turnovers + 3) * sc->db_mib * 256);
-		if (!strcmp(a->workload, "e"))
-			a->ops /= E_OPS_DIV;
-		a->warm = 0;
-	}
-	a->fixed = true;
+	traced_length(a);
 	snprintf(log, sizeof(log), "%s/refs", out);
 	mkdir(log, 0755);
 	snprintf(log, sizeof(log), "%s/refs/%s,%s.lclog", out, exp, a->workload);
