@@ -129,7 +129,8 @@ static const struct scale scales[] = {
 	{
 		/*
 		 * Two repetitions: at steady state with the latency a YCSB
-		 * run takes about 45 s, and 3 hours hold 2 of every setup.
+		 * run takes 25-45 s; one repetition of everything took
+		 * 84 min and the trace (run once) about 39: 3.5 hours.
 		 */
 		.name = "full", .reps = 2,
 		.records = 262144, .src_dirs = "kernel mm lib ipc block",
