@@ -130,7 +130,7 @@ static const struct scale scales[] = {
 		/*
 		 * Two repetitions: at steady state with the latency a YCSB
 		 * run takes 25-45 s; one repetition of everything took
-		 * 84 min and the trace (run once) about 39: 3.5 hours.
+		 * 84 min and the trace (run once) 29: 3.3 hours.
 		 */
 		.name = "full", .reps = 2,
 		.records = 262144, .src_dirs = "kernel mm lib ipc block",
