@@ -145,11 +145,12 @@ int setup_begin(struct setup_run *r, const char *name, const char *full,
 		if (*k == '/')
 			*k = ' ';
 
+	/* Failures from here on set the parameter back (setup_end()). */
 	if (set_lru_gen(!strcmp(setup, "kernel-mglru")))
-		return -1;
+		goto fail;
 	r->cg = memcg_create(name);
 	if (!r->cg)
-		return -1;
+		goto fail;
 	r->cg_id = cgroup_id_of(r->cg);
 	snprintf(max, sizeof(max), "%ldK", mem_kib);
 	if (cg_write(r->cg, "memory.max", max) || drop_data_caches()) {
