@@ -103,42 +103,6 @@ static int load(const char *path)
 	return n;
 }
 
-/*
- * disk_reads_per_op rows from each run's disk_reads and ops (the window's:
- * bench/eval/steady.h).  A window that ends at a number of turnovers ends
- * at about the same disk reads whatever the policy, so only the reads per
- * operation compare policies; runs without an ops row (fio, the search,
- * the trace) keep their own metrics.
- */
-static int derive_per_op(void)
-{
-	size_t i, n = nr_rows, j;
-
-	for (i = 0; i < n; i++) {
-		struct row r = rows[i];
-
-		if (strcmp(r.metric, "disk_reads"))
-			continue;
-		for (j = 0; j < n; j++)
-			if (rows[j].rep == r.rep && !strcmp(rows[j].metric, "ops") &&
-			    !strcmp(rows[j].exp, r.exp) && !strcmp(rows[j].wl, r.wl) &&
-			    !strcmp(rows[j].setup, r.setup))
-				break;
-		if (j == n || rows[j].v <= 0)
-			continue;
-		r.v /= rows[j].v;
-		snprintf(r.metric, sizeof(r.metric), "disk_reads_per_op");
-		if (nr_rows == cap_rows) {
-			cap_rows = 2 * cap_rows;
-			rows = realloc(rows, cap_rows * sizeof(*rows));
-			if (!rows)
-				return -1;
-		}
-		rows[nr_rows++] = r;
-	}
-	return 0;
-}
-
 /* What compares disk reads in @exp: per operation where runs have it. */
 static const char *reads_metric(const char *exp)
 {
@@ -221,6 +185,39 @@ static double row_value(const char *exp, const char *wl, const char *setup,
 		    !strcmp(rows[i].metric, metric))
 			return rows[i].v;
 	return def;
+}
+
+/*
+ * disk_reads_per_op rows from each run's disk_reads and ops (the window's:
+ * bench/eval/steady.h).  A window that ends at a number of turnovers ends
+ * at about the same disk reads whatever the policy, so only the reads per
+ * operation compare policies; runs without an ops row (fio, the search,
+ * the trace) keep their own metrics.
+ */
+static int derive_per_op(void)
+{
+	size_t i, n = nr_rows;
+
+	for (i = 0; i < n; i++) {
+		struct row r = rows[i];
+		double ops;
+
+		if (strcmp(r.metric, "disk_reads"))
+			continue;
+		ops = row_value(r.exp, r.wl, r.setup, r.rep, "ops", 0);
+		if (ops <= 0)
+			continue;
+		r.v /= ops;
+		snprintf(r.metric, sizeof(r.metric), "disk_reads_per_op");
+		if (nr_rows == cap_rows) {
+			cap_rows = 2 * cap_rows;
+			rows = realloc(rows, cap_rows * sizeof(*rows));
+			if (!rows)
+				return -1;
+		}
+		rows[nr_rows++] = r;
+	}
+	return 0;
 }
 
 /*
