@@ -25,11 +25,17 @@
  * a model is trained on the log with `$LCTRAIN`, and loaded as "learned";
  * the training time and hold-out AUC are printed with the table.
  *
- * Reported per run: hit ratio (1 - pages read from disk / pages read by the
- * workload, from pgpgin), disk reads, throughput (pages per second of wall
- * time, noisy under TCG), and with $CACHE_EXT_CTL_KO the policy's decision
+ * Reported per run: disk reads (pages read from disk, from pgpgin) and
+ * disk/read, the same per page the workload read: below 1 the cache served
+ * the rest; above 1 readahead read more than the workload used, pages that
+ * were evicted before their reader got to them and read again.  Not a hit
+ * ratio: readahead makes misses and pages read two different counts.
+ * Then throughput (pages per second of wall time, noisy under TCG), and
+ * with $CACHE_EXT_CTL_KO the binding's prefetch_evicted (folios readahead
+ * brought in that reclaim evicted before anyone read them; "-" for the
+ * kernel's own policies, which have no binding) and the policy's decision
  * time per evict_folios() call (median and p99 upper bounds from the
- * module's log2 histogram).  '*' marks the most hits per workload.
+ * module's log2 histogram).  '*' marks the fewest disk reads per workload.
  *
  *   policies [-w w1,w2] [-p p1,p2,..] [-m MEM_MIB] [-n READS] [-t THETA]
  */
@@ -124,8 +130,8 @@ static int drop_files(const struct workload *w)
 }
 
 struct result {
-	double hit_ratio, pages_per_s;
-	long long disk_reads;
+	double disk_per_read, pages_per_s;
+	long long disk_reads, prefetch_evicted;
 	uint64_t p50_ns, p99_ns;
 	int ok;
 };
@@ -171,6 +177,7 @@ static int run_one(const struct workload *w, const char *setup,
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
+	r->prefetch_evicted = -1;
 	if (set_lru_gen(!strcmp(setup, "kernel-mglru")))
 		return -1;
 	cg = memcg_create("cache_ext_bench");
@@ -190,9 +197,11 @@ static int run_one(const struct workload *w, const char *setup,
 		goto out;
 	r->pages_per_s = w->pages_read() * 1e6 / (now_us() - start);
 	r->disk_reads = disk_pages_read() - before;
-	r->hit_ratio = 1.0 - (double)r->disk_reads / w->pages_read();
-	if (!kernel && have_module)
+	r->disk_per_read = (double)r->disk_reads / w->pages_read();
+	if (!kernel && have_module) {
 		read_latency(cg_id, r);
+		r->prefetch_evicted = binding_stat(cg_id, "prefetch_evicted ");
+	}
 	r->ok = 1;
 	ret = 0;
 out:
@@ -216,7 +225,7 @@ static void print_table(const struct workload *w, char **setups, int n,
 			struct result *res)
 {
 	int i, best = -1, base = -1;
-	char p50[24], p99[24];
+	char p50[24], p99[24], wasted[24];
 
 	for (i = 0; i < n; i++) {
 		if (!res[i].ok)
@@ -228,8 +237,9 @@ static void print_table(const struct workload *w, char **setups, int n,
 	}
 	printf("\n%s: %s, %d MiB cgroup, %zu pages read\n", w->name, w->desc,
 	       mem_mib, w->pages_read());
-	printf("  %-22s %9s %11s %12s %8s %10s %9s\n", "setup", "hit ratio",
-	       "disk reads", "pages/s", "vs lru", "decide p50", "p99");
+	printf("  %-22s %10s %9s %8s %11s %10s %10s %9s\n", "setup",
+	       "disk reads", "disk/read", "vs lru", "ra evicted", "pages/s",
+	       "decide p50", "p99");
 	for (i = 0; i < n; i++) {
 		if (!res[i].ok) {
 			printf("  %-22s %9s\n", setups[i], "FAILED");
@@ -237,14 +247,21 @@ static void print_table(const struct workload *w, char **setups, int n,
 		}
 		fmt_ns(res[i].p50_ns, p50, sizeof(p50));
 		fmt_ns(res[i].p99_ns, p99, sizeof(p99));
-		printf("%c %-22s %9.3f %11lld %12.0f %7.2fx %10s %9s\n",
-		       i == best ? '*' : ' ', setups[i], res[i].hit_ratio,
-		       res[i].disk_reads, res[i].pages_per_s,
+		if (res[i].prefetch_evicted < 0)
+			snprintf(wasted, sizeof(wasted), "-");
+		else
+			snprintf(wasted, sizeof(wasted), "%lld",
+				 res[i].prefetch_evicted);
+		printf("%c %-22s %10lld %9.3f %7.2fx %11s %10.0f %10s %9s\n",
+		       i == best ? '*' : ' ', setups[i], res[i].disk_reads,
+		       res[i].disk_per_read,
 		       base >= 0 && res[base].disk_reads ?
 		       (double)res[i].disk_reads / res[base].disk_reads : 0.0,
-		       p50, p99);
+		       wasted, res[i].pages_per_s, p50, p99);
 	}
-	printf("  (* most hits; 'vs lru' = disk reads relative to kernel-lru)\n");
+	printf("  (* fewest disk reads; disk/read = disk reads per page read; 'vs lru' =\n"
+	       "   disk reads relative to kernel-lru; ra evicted = readahead pages evicted\n"
+	       "   before anyone read them)\n");
 }
 
 static void usage(FILE *out)

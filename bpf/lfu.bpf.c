@@ -19,8 +19,13 @@
  * and a sample of 20 from the head of a list that starts with a hot file
  * would be all hot.
  *
+ * A folio readahead brought in counts as used once until its first read
+ * (cache_ext_count_added()): evicted first as unused, it would be read
+ * again moments later.
+ *
  * Knobs: sample_per_candidate (1..64), max_count (saturation; counts never
- * age, as in plain LFU).
+ * age, as in plain LFU), prefetch_grace (1; 0 counts a prefetched folio as
+ * unused, as lfu did before it knew: to measure what the grace is worth).
  */
 #include "cache_ext.bpf.h"
 
@@ -30,6 +35,7 @@ char _license[] SEC("license") = "GPL";
 
 const volatile u32 sample_per_candidate = 20;
 const volatile u32 max_count = 1000000;
+const volatile u32 prefetch_grace = 1;
 
 s32 CACHE_EXT_OP_SLEEPABLE(lfu_init, struct mem_cgroup *memcg)
 {
@@ -42,7 +48,9 @@ void CACHE_EXT_OP(lfu_added, struct folio *folio, struct mem_cgroup *memcg)
 {
 	u32 *count = cache_ext_folio_state(folio, u32);
 
-	if (count)
+	if (count && prefetch_grace)
+		cache_ext_count_added(folio, count, 1);
+	else if (count)
 		*count = 1;
 	bpf_cache_ext_list_add(memcg, LFU_LIST, folio, CACHE_EXT_TAIL);
 }
@@ -51,8 +59,8 @@ void CACHE_EXT_OP(lfu_accessed, struct folio *folio, struct mem_cgroup *memcg)
 {
 	u32 *count = cache_ext_folio_state(folio, u32);
 
-	if (count && *count < max_count)
-		(*count)++;
+	if (count)
+		cache_ext_count_accessed(count, max_count);
 }
 
 void CACHE_EXT_OP(lfu_evict, struct cache_ext_eviction_ctx *req,

@@ -5,7 +5,9 @@
  *
  * Evicts like an LFU-oversampled FIFO: the oversample x requested oldest
  * folios are scored by their access counts and the kernel evicts the least
- * used (batch scoring); the sampled folios rotate to the tail.  Every
+ * used (batch scoring; a folio readahead brought in counts as used once
+ * until it is read, see cache_ext_count_added()); the sampled folios
+ * rotate to the tail.  Every
  * insertion, access and removal is streamed through the ring buffer
  * lc_events as a struct lc_event (lc_trace.h); a removal carries the nine
  * features of the folio at that moment, computed from the same state and
@@ -32,6 +34,10 @@ s32 CACHE_EXT_OP_SLEEPABLE(tracer_init, struct mem_cgroup *memcg)
 
 void CACHE_EXT_OP(tracer_added, struct folio *folio, struct mem_cgroup *memcg)
 {
+	u32 *count = cache_ext_folio_state(folio, u32);
+
+	if (count)
+		cache_ext_count_added(folio, count, 0);
 	bpf_cache_ext_list_add(memcg, TRACER_LIST, folio, CACHE_EXT_TAIL);
 	lc_emit(folio, LC_EV_INSERT, bpf_ktime_get_ns());
 }
@@ -42,7 +48,7 @@ void CACHE_EXT_OP(tracer_accessed, struct folio *folio, struct mem_cgroup *memcg
 	u64 now = bpf_ktime_get_ns();
 
 	if (count)
-		(*count)++;
+		cache_ext_count_accessed(count, CACHE_EXT_COUNT_MASK);
 	lc_record_access(folio, now);
 	lc_emit(folio, LC_EV_ACCESS, now);
 }

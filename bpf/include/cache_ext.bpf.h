@@ -64,6 +64,7 @@ extern s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 				     u32 nr) __ksym;
 extern u32 *bpf_cache_ext_folio_data(struct folio *folio,
 				     int rdwr_buf_size) __ksym;
+extern int bpf_cache_ext_folio_prefetched(struct folio *folio) __ksym;
 
 #define CACHE_EXT_HEAD	false
 #define CACHE_EXT_TAIL	true
@@ -193,6 +194,38 @@ cache_ext_propose_from(struct cache_ext_eviction_ctx *req,
 }
 
 /*
+ * Use counts and readahead.  Readahead brings folios in before anyone
+ * asks for them (bpf_cache_ext_folio_prefetched()).  Counted as unused,
+ * such a folio would have the lowest count of all and go first, to be
+ * read again from disk a moment later, when its reader gets there.  So
+ * a counting policy starts a prefetched folio's count one higher, as if
+ * used once (the use readahead expects), and bit 31 of the count says
+ * that its first access is that use, not a second one.  A folio nobody
+ * reads then ranks with folios read once, by age: its grace period.
+ */
+#define CACHE_EXT_COUNT_PREFETCHED	(1U << 31)
+#define CACHE_EXT_COUNT_MASK		(CACHE_EXT_COUNT_PREFETCHED - 1)
+
+/* In folio_added(): @count starts at @base, or as above. */
+static __always_inline void cache_ext_count_added(struct folio *folio,
+						  u32 *count, u32 base)
+{
+	if (bpf_cache_ext_folio_prefetched(folio) > 0)
+		*count = (base + 1) | CACHE_EXT_COUNT_PREFETCHED;
+	else
+		*count = base;
+}
+
+/* In folio_accessed(): one more use, up to @max. */
+static __always_inline void cache_ext_count_accessed(u32 *count, u32 max)
+{
+	if (*count & CACHE_EXT_COUNT_PREFETCHED)
+		*count &= CACHE_EXT_COUNT_MASK;
+	else if (*count < max)
+		(*count)++;
+}
+
+/*
  * LFU sampling: score @sample folios from the head of @list with the u32
  * count each keeps in its per-folio state, then rotate them to the tail;
  * the kernel evicts the lowest counts.  A sample in which every folio was
@@ -220,7 +253,7 @@ static __always_inline bool
 cache_ext_score_sample(struct cache_ext_eviction_ctx *req,
 		       struct mem_cgroup *memcg, u32 list, u32 sample)
 {
-	u32 key = 0, seen = 0, *once;
+	u32 key = 0, seen = 0, score, *once;
 	struct folio *folio;
 
 	once = bpf_map_lookup_elem(&cache_ext_sample_once, &key);
@@ -234,9 +267,10 @@ cache_ext_score_sample(struct cache_ext_eviction_ctx *req,
 		if (cache_ext_folio_busy(folio))
 			continue;
 		count = cache_ext_folio_state(folio, u32);
-		if (!count || *count <= 1)
+		score = count ? *count & CACHE_EXT_COUNT_MASK : 0;
+		if (score <= 1)
 			*once = 1;
-		bpf_cache_ext_propose_scored(req, folio, count ? *count : 0);
+		bpf_cache_ext_propose_scored(req, folio, score);
 	}
 	bpf_cache_ext_list_rotate(memcg, list, seen);
 	return *once;

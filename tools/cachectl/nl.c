@@ -254,6 +254,8 @@ const char *nl_stat_name(unsigned int stat)
 		[CACHE_EXT_A_STAT_REFAULTS]	= "refaults",
 		[CACHE_EXT_A_STAT_EVICT_BUSY]	= "evict_busy",
 		[CACHE_EXT_A_STAT_MAPPED_ACCESSES] = "mapped_accesses",
+		[CACHE_EXT_A_STAT_PREFETCHED]	= "prefetched",
+		[CACHE_EXT_A_STAT_PREFETCH_EVICTED] = "prefetch_evicted",
 	};
 
 	return stat < sizeof(names) / sizeof(names[0]) ? names[stat] : NULL;

@@ -130,6 +130,8 @@ static void evict(struct sim_folio *f)
 	const struct cache_ext_ops *ops = sim->ops;
 	u32 slot = sim_slot(f);
 
+	if (f->prefetched)
+		sim->res->prefetch_evicted++;
 	if (ops && ops->folio_removed && !sim->res->ejected) {
 		sim->call_folio = f;
 		ops->folio_removed(&f->folio, &sim->memcg);
@@ -159,6 +161,7 @@ static void mapped_look(struct sim_folio *f)
 	u32 slot = sim_slot(f);
 
 	f->young = false;
+	f->prefetched = false;
 	sim->res->mapped_accesses++;
 	if (!ops || !ops->folio_mapped_accessed || sim->res->ejected) {
 		folio_access(f);
@@ -269,6 +272,7 @@ static struct sim_folio *insert(const struct sim_trace *t, u32 file,
 	f->list = SIM_NO_LIST;
 	f->cached = true;
 	f->young = false;
+	f->prefetched = op == SIM_INSERT;
 	sim->table[registry_pos(file, index)] = slot + 1;
 	lru_add_tail(slot);
 	sim->nr_cached++;
@@ -303,6 +307,7 @@ static void folio_access(struct sim_folio *f)
 
 	lru_unlink(slot);
 	lru_add_tail(slot);
+	f->prefetched = false;
 	if (ops && ops->folio_accessed && !sim->res->ejected) {
 		sim->call_folio = f;
 		ops->folio_accessed(&f->folio, &sim->memcg);
@@ -402,6 +407,35 @@ double sim_cpu_seconds(void)
 
 typedef int (*syscall_prog)(void *ctx);
 
+/*
+ * A read of @r missed: bring in the pages after it as readahead would,
+ * @cfg->readahead pages in all, up to the end of the file as the trace
+ * knows it; pages already cached end the window, as in
+ * page_cache_ra_unbounded().  Each is inserted without an access
+ * (prefetched).  A fixed window: the kernel's grows on sequential reads
+ * and shrinks on misses, which a page-reference trace cannot show.
+ */
+static void read_ahead(const struct sim_trace *t, const struct sim_req *r,
+		       const struct sim_config *cfg)
+{
+	u64 end = r->index + cfg->readahead, i;
+	bool admitted;
+
+	if (end > t->files[r->file].nr_pages)
+		end = t->files[r->file].nr_pages;
+	for (i = r->index + 1; i < end; i++) {
+		struct sim_folio *f;
+
+		if (registry_find(r->file, i))
+			break;
+		f = insert(t, r->file, i, SIM_INSERT, cfg->batch, &admitted);
+		if (!admitted) {
+			sim->res->not_admitted++;
+			evict(f);
+		}
+	}
+}
+
 static void replay(const struct sim_trace *t, const struct sim_config *cfg,
 		   syscall_prog every_prog, unsigned long every)
 {
@@ -412,7 +446,7 @@ static void replay(const struct sim_trace *t, const struct sim_config *cfg,
 	for (i = 0; i < t->nr; i++) {
 		const struct sim_req *r = &t->req[i];
 		struct sim_folio *f;
-		bool admitted = true;
+		bool admitted = true, missed;
 
 		sim->now_ns = t->timed ? r->time_ns - t0 :
 					 (u64)i * cfg->ns_per_request;
@@ -432,7 +466,8 @@ static void replay(const struct sim_trace *t, const struct sim_config *cfg,
 			continue;
 		}
 		sim->res->accesses++;
-		if (!f)
+		missed = !f;
+		if (missed)
 			f = insert(t, r->file, r->index, r->op, batch, &admitted);
 		/* A use through a mapping sets a bit, no call: see mapped_look(). */
 		if (r->op == SIM_MAPPED)
@@ -444,6 +479,8 @@ static void replay(const struct sim_trace *t, const struct sim_config *cfg,
 			sim->res->not_admitted++;
 			evict(f);
 		}
+		if (missed && r->op == SIM_READ && cfg->readahead > 1)
+			read_ahead(t, r, cfg);
 	}
 }
 

@@ -216,6 +216,15 @@ u32 *bpf_cache_ext_folio_data(struct folio *folio, int rdwr_buf_size)
 	return f ? &f->data : NULL;
 }
 
+int bpf_cache_ext_folio_prefetched(struct folio *folio)
+{
+	struct sim_folio *f;
+
+	f = sim->call_folio && &sim->call_folio->folio == folio ?
+		sim->call_folio : sim_tracked(folio);
+	return f ? f->prefetched : -ENOENT;
+}
+
 static struct sim_evict_req *req_of(struct cache_ext_eviction_ctx *ctx)
 {
 	return sim->req && &sim->req->ctx == ctx ? sim->req : NULL;

@@ -73,6 +73,15 @@ static const char usage_text[] =
 "                      SEC(\"syscall\") program, e.g. lhd_reconfigure) after\n"
 "                      every N references, as a loader would\n"
 "  -j, --jobs N        simulations in parallel (default: online CPUs)\n"
+"  -a, --readahead N   a read that misses brings in N pages, itself and the\n"
+"                      N-1 after it that are not cached (a fixed readahead\n"
+"                      window, for csv and text traces, whose records are\n"
+"                      the reads only; lclog traces hold the kernel's own\n"
+"                      readahead insertions); 0 or 1: none (default).  The\n"
+"                      policies see those pages as prefetched\n"
+"                      (bpf_cache_ext_folio_prefetched(); tsv column\n"
+"                      prefetch_evicted); belady, oracle and lfu_ideal\n"
+"                      ignore it\n"
 "  -o, --output F      table (default) or tsv\n"
 "  -h, --help          this text\n"
 "\n"
@@ -354,7 +363,7 @@ static void print_tsv(const unsigned long long *sizes, unsigned int nr_sizes,
 {
 	unsigned int i;
 
-	printf("policy\tpages\taccesses\tmisses\tmiss_ratio\tseconds\tevict_calls\tfallback\terrors\tnot_admitted\tejected\tmapped_accesses\tmapped_kept\n");
+	printf("policy\tpages\taccesses\tmisses\tmiss_ratio\tseconds\tevict_calls\tfallback\terrors\tnot_admitted\tejected\tmapped_accesses\tmapped_kept\tprefetch_evicted\n");
 	for (i = 0; i < nr_setups * nr_sizes; i++) {
 		const struct outcome *o = &out[i];
 		const struct sim_result *r = &o->res;
@@ -364,7 +373,7 @@ static void print_tsv(const unsigned long long *sizes, unsigned int nr_sizes,
 				setups[i / nr_sizes].label, sizes[i % nr_sizes], o->err);
 			continue;
 		}
-		printf("%s\t%llu\t%llu\t%llu\t%.6f\t%.4f\t%llu\t%llu\t%llu\t%llu\t%d\t%llu\t%llu\n",
+		printf("%s\t%llu\t%llu\t%llu\t%.6f\t%.4f\t%llu\t%llu\t%llu\t%llu\t%d\t%llu\t%llu\t%llu\n",
 		       setups[i / nr_sizes].label, sizes[i % nr_sizes],
 		       (unsigned long long)r->accesses,
 		       (unsigned long long)r->misses,
@@ -374,7 +383,8 @@ static void print_tsv(const unsigned long long *sizes, unsigned int nr_sizes,
 		       (unsigned long long)r->errors,
 		       (unsigned long long)r->not_admitted, r->ejected,
 		       (unsigned long long)r->mapped_accesses,
-		       (unsigned long long)r->mapped_kept);
+		       (unsigned long long)r->mapped_kept,
+		       (unsigned long long)r->prefetch_evicted);
 	}
 }
 
@@ -424,6 +434,7 @@ int main(int argc, char **argv)
 		{ "tids", required_argument, NULL, 'T' },
 		{ "record", required_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "readahead", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -438,7 +449,7 @@ int main(int argc, char **argv)
 	char err[512], *list, *p, *save;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:e:T:r:j:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:e:T:r:j:a:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (add_policies(optarg))
@@ -492,6 +503,11 @@ int main(int argc, char **argv)
 			if (parse_uint(optarg, "--jobs", 1, 64, &v))
 				return 2;
 			jobs = v;
+			break;
+		case 'a':
+			if (parse_uint(optarg, "--readahead", 0, 1024, &v))
+				return 2;
+			cfg.readahead = v;
 			break;
 		case 'o':
 			if (strcmp(optarg, "table") && strcmp(optarg, "tsv")) {

@@ -84,6 +84,8 @@ struct sim_config {
 	uint64_t cache_pages;	/* the cgroup's page cache, in pages */
 	uint32_t batch;		/* folios reclaim asks for per round, 1..32 */
 	uint64_t ns_per_request; /* simulated time of untimed traces */
+	uint32_t readahead;	/* pages a read miss brings in, itself
+				 * included (0, 1: none); see -a */
 };
 
 struct sim_result {
@@ -98,6 +100,7 @@ struct sim_result {
 	uint64_t not_admitted;	/* reads dropped after admit_folio() said no */
 	uint64_t mapped_accesses; /* page-table bits reclaim found and reported */
 	uint64_t mapped_kept;	/* candidates kept for them, not evicted */
+	uint64_t prefetch_evicted; /* readahead pages evicted before any use */
 	double seconds;		/* CPU time of the simulation */
 	int ejected;		/* the kernel would have ejected the policy */
 	char eject_msg[128];

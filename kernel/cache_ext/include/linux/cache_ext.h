@@ -13,6 +13,7 @@
 
 #include <linux/jump_label.h>
 #include <linux/list.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 struct address_space;
@@ -293,6 +294,9 @@ struct cache_ext_ops {
  * @evict_busy: reclaim batches the kernel's LRU chose because another
  *	reclaimer of the cgroup was asking the policy at that moment
  * @mapped_accesses: accesses through page tables reported to the policy
+ * @prefetched: of @misses, folios readahead inserted ahead of use
+ * @prefetch_evicted: of those, folios reclaim evicted before any access
+ *	(one whose accessed bit reclaim found was accessed)
  */
 struct cache_ext_stats_snapshot {
 	u64 evict_calls;
@@ -312,6 +316,8 @@ struct cache_ext_stats_snapshot {
 	u64 refaults;
 	u64 evict_busy;
 	u64 mapped_accesses;
+	u64 prefetched;
+	u64 prefetch_evicted;
 };
 
 /**
@@ -527,6 +533,23 @@ static inline bool cache_ext_enabled(void)
 	return static_branch_unlikely(&cache_ext_bound);
 }
 
+/*
+ * Readahead brackets each insertion with these (ra_add_folio() in
+ * mm/readahead.c), so that the insertion hook can mark the folio as
+ * brought in ahead of use (bpf_cache_ext_folio_prefetched()).  The mark
+ * is the task's, so it holds across the insertion's sleeps; insertions
+ * do not nest.
+ */
+static inline void cache_ext_readahead_begin(void)
+{
+	current->in_cache_ext_readahead = 1;
+}
+
+static inline void cache_ext_readahead_end(void)
+{
+	current->in_cache_ext_readahead = 0;
+}
+
 #else /* !CONFIG_CACHE_EXT */
 
 static inline void cache_ext_folio_added(struct folio *folio, gfp_t gfp,
@@ -546,6 +569,9 @@ static inline bool cache_ext_enabled(void)
 {
 	return false;
 }
+
+static inline void cache_ext_readahead_begin(void) { }
+static inline void cache_ext_readahead_end(void) { }
 
 static inline bool cache_ext_begin_reclaim(struct lruvec *lruvec,
 					   unsigned long nr,

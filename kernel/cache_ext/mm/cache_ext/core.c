@@ -1284,12 +1284,14 @@ static void snapshot_stats(struct cache_ext_binding *b,
 	s->errors = atomic_long_read(&st->errors);
 	s->untracked = atomic_long_read(&st->untracked);
 	s->not_admitted = atomic_long_read(&st->not_admitted);
+	s->prefetch_evicted = atomic_long_read(&st->prefetch_evicted);
 	s->tracked = cache_ext_registry_size(b);
 	s->registry_bytes = cache_ext_registry_bytes(b);
 	s->accesses = 0;
 	s->misses = 0;
 	s->refaults = 0;
 	s->mapped_accesses = 0;
+	s->prefetched = 0;
 	for_each_possible_cpu(cpu) {
 		const struct cache_ext_effect *e = per_cpu_ptr(st->effect, cpu);
 
@@ -1297,6 +1299,7 @@ static void snapshot_stats(struct cache_ext_binding *b,
 		s->misses += READ_ONCE(e->misses);
 		s->refaults += READ_ONCE(e->refaults);
 		s->mapped_accesses += READ_ONCE(e->mapped_accesses);
+		s->prefetched += READ_ONCE(e->prefetched);
 	}
 }
 
@@ -1437,12 +1440,14 @@ static void tell_folio_added(struct cache_ext_binding *binding,
  * Called by filemap_add_folio() with the new folio locked.  @gfp is the
  * insertion's allocation context; reads pass no __GFP_WRITE, and only
  * those are asked about admission and counted as misses.  @refault: the
- * page cache held the shadow of a folio evicted from this index.
+ * page cache held the shadow of a folio evicted from this index.  The
+ * folio is prefetched if readahead inserts it (cache_ext_readahead_begin()).
  */
 void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 {
 	/* Set up by cache_ext_registry_needs() if it is used. */
 	struct cache_ext_prealloc pre __uninitialized;
+	bool prefetched = current->in_cache_ext_readahead;
 	struct cache_ext_binding *binding;
 	bool admitted = true, need = false;
 	u32 idx;
@@ -1455,6 +1460,8 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 		this_cpu_inc(binding->stats.effect->misses);
 		if (refault)
 			this_cpu_inc(binding->stats.effect->refaults);
+		if (prefetched)
+			this_cpu_inc(binding->stats.effect->prefetched);
 	}
 	if (!binding->tracks)
 		goto out;
@@ -1487,7 +1494,7 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 	}
 
 	idx = cache_ext_registry_add(binding, need ? &pre : NULL, folio,
-				     admitted);
+				     admitted, prefetched);
 	if (!idx) {
 		atomic_long_inc(&binding->stats.untracked);
 		goto out;
@@ -1500,16 +1507,44 @@ out:
 }
 
 /*
- * Tell @binding's policy that @folio was used, if it listens.  Caller
- * holds the RCU read lock.
+ * @folio of @binding was used: it is prefetched no more.  Looks the folio
+ * up only while the binding has prefetched folios; a read()-only workload
+ * without readahead pays nothing.
+ *
+ * Return: the folio's node, if it was looked up and found, else 0.
+ */
+static u32 note_folio_used(struct cache_ext_binding *binding,
+			   struct folio *folio)
+{
+	unsigned long flags;
+	u32 idx;
+
+	if (!binding->tracks || !READ_ONCE(binding->registry.nr_prefetched))
+		return 0;
+	spin_lock_irqsave(&binding->lock, flags);
+	idx = cache_ext_registry_used(binding, folio);
+	spin_unlock_irqrestore(&binding->lock, flags);
+	return idx;
+}
+
+/*
+ * Tell @binding's policy that @folio was used, if it listens.  @idx is the
+ * folio's node if the caller found it (0 if not): the policy's
+ * bpf_cache_ext_folio_data() then needs no lookup.  Caller holds the RCU
+ * read lock.
  */
 static void tell_folio_accessed(struct cache_ext_binding *binding,
-				struct folio *folio)
+				struct folio *folio, u32 idx)
 {
 	if (binding->ops->folio_accessed) {
 		struct cache_ext_call call;
 
 		cache_ext_enter(&call, binding, CACHE_EXT_T_ACCESSED);
+		if (idx) {
+			call.folio = folio;
+			call.index = idx;
+			call.data = reg_data(&binding->registry, idx);
+		}
 		binding->ops->folio_accessed(folio, binding->memcg);
 		cache_ext_leave(&call);
 	}
@@ -1529,7 +1564,7 @@ void __cache_ext_folio_accessed(struct folio *folio)
 	if (!binding)
 		goto out;
 	this_cpu_inc(binding->stats.effect->accesses);
-	tell_folio_accessed(binding, folio);
+	tell_folio_accessed(binding, folio, note_folio_used(binding, folio));
 out:
 	rcu_read_unlock();
 }
@@ -1549,6 +1584,7 @@ MODULE_PARM_DESC(mapped_accesses,
 void __cache_ext_folio_mapped_accessed(struct folio *folio, int nr_ptes)
 {
 	struct cache_ext_binding *binding;
+	u32 idx;
 
 	if (!READ_ONCE(report_mapped) || folio_test_anon(folio) ||
 	    folio_test_swapbacked(folio) || !READ_ONCE(folio->mapping))
@@ -1559,15 +1595,21 @@ void __cache_ext_folio_mapped_accessed(struct folio *folio, int nr_ptes)
 	if (!binding)
 		goto out;
 	this_cpu_inc(binding->stats.effect->mapped_accesses);
+	idx = note_folio_used(binding, folio);
 	if (binding->ops->folio_mapped_accessed) {
 		struct cache_ext_call call;
 
 		cache_ext_enter(&call, binding, CACHE_EXT_T_MAPPED);
+		if (idx) {
+			call.folio = folio;
+			call.index = idx;
+			call.data = reg_data(&binding->registry, idx);
+		}
 		binding->ops->folio_mapped_accessed(folio, binding->memcg,
 						    nr_ptes);
 		cache_ext_leave(&call);
 	} else {
-		tell_folio_accessed(binding, folio);
+		tell_folio_accessed(binding, folio, idx);
 	}
 out:
 	rcu_read_unlock();
@@ -1581,7 +1623,7 @@ out:
 void __cache_ext_folio_removed(struct folio *folio)
 {
 	struct cache_ext_binding *binding;
-	bool tracked;
+	bool tracked, prefetched;
 	u32 data = 0;
 
 	/*
@@ -1597,8 +1639,11 @@ void __cache_ext_folio_removed(struct folio *folio)
 	spin_lock(&binding->lock);
 	tracked = cache_ext_registry_remove(binding, folio,
 					    binding->ops->folio_removed ?
-					    &data : NULL);
+					    &data : NULL, &prefetched);
 	spin_unlock(&binding->lock);
+	/* Reclaimers run with PF_MEMALLOC; truncation does not. */
+	if (tracked && prefetched && (current->flags & PF_MEMALLOC))
+		atomic_long_inc(&binding->stats.prefetch_evicted);
 	if (!tracked || !binding->ops->folio_removed)
 		return;
 
@@ -1647,7 +1692,8 @@ void __cache_ext_folio_replaced(struct folio *old, struct folio *new)
  * folios and keeps its node, its place and its policy data).  If @folio is
  * tracked, @tail is tracked from now on too, as if it had just been
  * inserted: its data starts at 0 and the policy's folio_added() is told,
- * but admission is not asked and no miss is counted.  Memory for the
+ * but admission is not asked and no miss is counted; it is prefetched if
+ * @folio is.  Memory for the
  * registry is allocated atomically; without it @tail stays untracked, and
  * is counted so.
  */
@@ -1655,7 +1701,7 @@ void __cache_ext_folio_split(struct folio *folio, struct folio *tail)
 {
 	struct cache_ext_prealloc pre __uninitialized;
 	struct cache_ext_binding *binding;
-	bool need;
+	bool need, prefetched;
 	u32 idx;
 
 	lockdep_assert_irqs_disabled();
@@ -1664,6 +1710,8 @@ void __cache_ext_folio_split(struct folio *folio, struct folio *tail)
 		return;
 	spin_lock(&binding->lock);
 	idx = cache_ext_registry_lookup(binding, folio);
+	prefetched = idx && test_bit(reg_bit(idx),
+				     reg_prefetched(&binding->registry, idx));
 	spin_unlock(&binding->lock);
 	if (!idx)
 		return;
@@ -1671,7 +1719,8 @@ void __cache_ext_folio_split(struct folio *folio, struct folio *tail)
 	need = cache_ext_registry_needs(binding, &pre);
 	if (need)
 		cache_ext_prealloc_fill(&pre, GFP_ATOMIC);
-	idx = cache_ext_registry_add(binding, need ? &pre : NULL, tail, true);
+	idx = cache_ext_registry_add(binding, need ? &pre : NULL, tail, true,
+				     prefetched);
 	/* kmalloc()ed only: atomic allocations do not fall back to vmalloc. */
 	if (need)
 		cache_ext_prealloc_free(&pre);

@@ -92,6 +92,19 @@ struct cache_ext_node {
 #define CACHE_EXT_TABLE_GROWTHS	(CACHE_EXT_INDEX_BITS - CACHE_EXT_CHUNK_SHIFT)
 
 /**
+ * struct cache_ext_data_chunk - the per-folio data of a chunk of nodes
+ * @data: the policy's u32 of each node (bpf_cache_ext_folio_data())
+ * @prefetched: the kernel's bit of each node: set while the folio, which
+ *	readahead inserted, has not been accessed; under the binding's lock
+ *
+ * The chunk tables point at @data, the first member.
+ */
+struct cache_ext_data_chunk {
+	u32 data[CACHE_EXT_CHUNK_NODES];
+	DECLARE_BITMAP(prefetched, CACHE_EXT_CHUNK_NODES);
+};
+
+/**
  * struct cache_ext_registry - the folios a binding tracks
  * @nodes: chunk table: @nodes[i] holds nodes i * CACHE_EXT_CHUNK_NODES ...
  * @data: the policy's u32 of each node, chunked like @nodes
@@ -105,6 +118,9 @@ struct cache_ext_node {
  * @free: first free node (linked by &cache_ext_node.next), 0 for none
  * @nr_free: free nodes
  * @nr: tracked folios
+ * @nr_prefetched: tracked folios whose prefetched bit is set (see
+ *	&struct cache_ext_data_chunk); read without the lock by the access
+ *	hooks, which look a folio up only while some are
  * @cursors: free cursor nodes, bit i for node i
  * @buckets: hash table of folio pfn -> node index; while it is resized,
  *	@buckets[1] is the new table and the first @moved buckets of
@@ -136,6 +152,7 @@ struct cache_ext_registry {
 	u32 free;
 	u32 nr_free;
 	u32 nr;
+	u32 nr_prefetched;
 	u64 cursors;
 	u32 *buckets[2];
 	u8 bits[2];
@@ -177,6 +194,8 @@ struct cache_ext_prealloc {
  * @errors: invalid, foreign or duplicate candidates
  * @untracked: folios that could not be registered (no memory)
  * @not_admitted: folios dropped after a read because admit_folio() said no
+ * @prefetch_evicted: folios readahead inserted that reclaim evicted before
+ *	they were accessed
  * @effect: per CPU, what the cgroup's page cache did for its readers
  */
 struct cache_ext_stats {
@@ -191,6 +210,7 @@ struct cache_ext_stats {
 	atomic_long_t errors;
 	atomic_long_t untracked;
 	atomic_long_t not_admitted;
+	atomic_long_t prefetch_evicted;
 	struct cache_ext_effect __percpu *effect;
 };
 
@@ -203,6 +223,8 @@ struct cache_ext_stats {
  *	cache still held their shadow entry)
  * @mapped_accesses: accesses through page tables found by reclaim or by
  *	MGLRU's page-table walk (one per folio each time it is found)
+ * @prefetched: of @misses, folios readahead inserted (the one a reader
+ *	waits for included: it is accessed moments later)
  *
  * Hits are @accesses - @misses, as cachestat tools count them: a folio
  * read in is accessed once by the read that missed.
@@ -212,6 +234,7 @@ struct cache_ext_effect {
 	unsigned long misses;
 	unsigned long refaults;
 	unsigned long mapped_accesses;
+	unsigned long prefetched;
 };
 
 /**
@@ -323,6 +346,16 @@ static __always_inline u32 *reg_data(const struct cache_ext_registry *reg, u32 i
 	return READ_ONCE(reg->data)[idx >> CACHE_EXT_CHUNK_SHIFT] +
 	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
 }
+
+/* The prefetched bits of node @idx's chunk.  Caller holds the lock. */
+static __always_inline unsigned long *
+reg_prefetched(const struct cache_ext_registry *reg, u32 idx)
+{
+	return ((struct cache_ext_data_chunk *)
+		reg->data[idx >> CACHE_EXT_CHUNK_SHIFT])->prefetched;
+}
+
+#define reg_bit(idx)	((idx) & (CACHE_EXT_CHUNK_NODES - 1))
 
 /*
  * Make @prev and @next, the neighbours node @idx is to have on its ring,
@@ -658,9 +691,11 @@ void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp);
 void cache_ext_prealloc_free(struct cache_ext_prealloc *pre);
 u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 			   struct cache_ext_prealloc *pre, struct folio *folio,
-			   bool admitted);
+			   bool admitted, bool prefetched);
 bool cache_ext_registry_remove(struct cache_ext_binding *binding,
-			       struct folio *folio, u32 *data);
+			       struct folio *folio, u32 *data,
+			       bool *prefetched);
+u32 cache_ext_registry_used(struct cache_ext_binding *b, struct folio *folio);
 void cache_ext_registry_rekey(struct cache_ext_binding *binding,
 			      struct folio *old, struct folio *new);
 u32 cache_ext_cursor_get(struct cache_ext_binding *b);

@@ -501,4 +501,41 @@ __bpf_kfunc u32 *bpf_cache_ext_folio_data(struct folio *folio,
 	return data;
 }
 
+/**
+ * bpf_cache_ext_folio_prefetched - did readahead bring a folio in ahead of use
+ * @folio: a tracked folio of the cgroup whose callback runs
+ *
+ * A folio is prefetched from its insertion by readahead (synchronous or
+ * asynchronous: page_cache_ra_unbounded(), page_cache_ra_order(),
+ * readahead_expand()) until its first access: a read or write
+ * (folio_mark_accessed()) or an accessed bit reclaim or MGLRU finds in a
+ * page table.  The folio a synchronous readahead was started for is
+ * prefetched only until its reader, who waits for it, marks it accessed.
+ * The %PG_readahead mark, which starts the next asynchronous readahead,
+ * is on one folio of a window and says nothing more here.  Folios created
+ * by writes, by reads with readahead off (filemap_create_folio()) and by
+ * splits of folios that were not prefetched are never prefetched.
+ *
+ * Return: 1 if @folio is prefetched, 0 if not, -ENOENT if it is not
+ * tracked by the binding whose callback runs, -EINVAL outside a callback.
+ */
+__bpf_kfunc int bpf_cache_ext_folio_prefetched(struct folio *folio)
+{
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_binding *b;
+	unsigned long flags;
+	int ret = -ENOENT;
+	u32 idx;
+
+	if (!call)
+		return -EINVAL;
+	b = call->binding;
+	spin_lock_irqsave(&b->lock, flags);
+	idx = cache_ext_registry_find(b, folio);
+	if (idx)
+		ret = test_bit(reg_bit(idx), reg_prefetched(&b->registry, idx));
+	spin_unlock_irqrestore(&b->lock, flags);
+	return ret;
+}
+
 __bpf_kfunc_end_defs();

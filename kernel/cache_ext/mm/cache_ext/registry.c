@@ -12,10 +12,16 @@
  * position and its policy data, to the new folio.
  *
  * Memory: nodes and data live in chunks of CACHE_EXT_CHUNK_NODES (a page
- * of nodes, a kilobyte of data), found through a chunk table; a free
+ * of nodes; a kilobyte of policy data and 32 bytes of the kernel's bits,
+ * from a slab cache of their own), found through a chunk table; a free
  * list links the unused nodes.  Folios are found by a hash table of u32
  * node indices chained through the nodes, kept between one and two
  * folios per bucket.  That is 20 bytes per folio plus 2-4 of buckets.
+ *
+ * A folio's kernel bit (&struct cache_ext_data_chunk.prefetched) says
+ * that readahead inserted it and nobody has accessed it since; the access
+ * hooks clear it (cache_ext_registry_used()), looking the folio up only
+ * while a binding has such folios.
  * Chunks are kept until the binding ends, so a pointer the policy got
  * into the data stays valid as long as the policy can run; a cgroup whose
  * cache shrinks keeps the peak's chunks (see cache_ext_registry_bytes()).
@@ -38,6 +44,16 @@
 #define BUCKET_BITS_MIN		6
 #define INIT_CHUNKS		8
 #define RESIZE_BATCH		256
+
+static struct kmem_cache *data_chunks;
+
+static int __init cache_ext_registry_setup(void)
+{
+	BUILD_BUG_ON(offsetof(struct cache_ext_data_chunk, data) != 0);
+	data_chunks = KMEM_CACHE(cache_ext_data_chunk, SLAB_PANIC);
+	return 0;
+}
+core_initcall(cache_ext_registry_setup);
 
 /**
  * cache_ext_registry_size - number of folios a binding tracks
@@ -64,7 +80,8 @@ long cache_ext_registry_bytes(struct cache_ext_binding *binding)
 
 	spin_lock_irqsave(&binding->lock, flags);
 	bytes = (long)reg->nr_chunks * CACHE_EXT_CHUNK_NODES *
-		(sizeof(struct cache_ext_node) + sizeof(u32));
+		(sizeof(struct cache_ext_node) +
+		 sizeof(struct cache_ext_data_chunk) / CACHE_EXT_CHUNK_NODES);
 	/* With the retired tables: INIT_CHUNKS + ... + max_chunks / 2. */
 	bytes += (long)(reg->max_chunks + (reg->nr_retired ?
 					   reg->max_chunks - INIT_CHUNKS : 0)) *
@@ -182,6 +199,27 @@ u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio)
 	return hash_find(reg, folio_pfn(folio));
 }
 
+/**
+ * cache_ext_registry_used - a folio of this binding was accessed
+ * @b: the binding, locked
+ * @folio: the folio
+ *
+ * Clears the folio's prefetched bit, if it has one.
+ *
+ * Return: the node's index, or 0 if @folio is not a tracked folio of @b.
+ */
+u32 cache_ext_registry_used(struct cache_ext_binding *b, struct folio *folio)
+{
+	struct cache_ext_registry *reg = &b->registry;
+	u32 idx;
+
+	lockdep_assert_held(&b->lock);
+	idx = hash_find(reg, folio_pfn(folio));
+	if (idx && __test_and_clear_bit(reg_bit(idx), reg_prefetched(reg, idx)))
+		reg->nr_prefetched--;
+	return idx;
+}
+
 /* Link the nodes of chunk @c into the free list. */
 static void chunk_free_nodes(struct cache_ext_registry *reg, u32 c, u32 first)
 {
@@ -210,7 +248,7 @@ void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp)
 	gfp |= __GFP_NOWARN;
 	pre->nodes = kmalloc_array(CACHE_EXT_CHUNK_NODES,
 				   sizeof(struct cache_ext_node), gfp);
-	pre->data = kmalloc_array(CACHE_EXT_CHUNK_NODES, sizeof(u32), gfp);
+	pre->data = kmem_cache_alloc(data_chunks, gfp);
 	if (pre->max_chunks && pre->max_chunks <= CACHE_EXT_MAX_NODES /
 						  CACHE_EXT_CHUNK_NODES) {
 		pre->node_tbl = kvcalloc(pre->max_chunks,
@@ -229,7 +267,8 @@ void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp)
 void cache_ext_prealloc_free(struct cache_ext_prealloc *pre)
 {
 	kfree(pre->nodes);
-	kfree(pre->data);
+	if (pre->data)
+		kmem_cache_free(data_chunks, pre->data);
 	kvfree(pre->node_tbl);
 	kvfree(pre->data_tbl);
 }
@@ -313,10 +352,11 @@ static __always_inline void maybe_resize(struct cache_ext_binding *b)
  *	set to NULL, what it replaces is put there
  * @folio: a folio just inserted into the page cache, locked
  * @admitted: false to drop the folio after the read that brought it in
+ * @prefetched: readahead inserted the folio
  *
  * The folio goes to the tail of list 0 if the policy asked for it
  * (%CACHE_EXT_OPS_ADD_TO_LIST), else on no list; its policy data starts
- * at 0.
+ * at 0, its prefetched bit at @prefetched.
  *
  * Return: the folio's node index, or 0 if it cannot be tracked: no memory,
  * %CACHE_EXT_MAX_NODES reached, a pfn beyond %CACHE_EXT_PFN_BITS, or the
@@ -324,7 +364,7 @@ static __always_inline void maybe_resize(struct cache_ext_binding *b)
  */
 u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 			   struct cache_ext_prealloc *pre, struct folio *folio,
-			   bool admitted)
+			   bool admitted, bool prefetched)
 {
 	struct cache_ext_registry *reg = &binding->registry;
 	u64 pfn = folio_pfn(folio);
@@ -383,6 +423,9 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 	}
 	*bucket = idx;
 	*reg_data(reg, idx) = 0;
+	/* Chunks are not zeroed: every insertion sets its bit. */
+	__assign_bit(reg_bit(idx), reg_prefetched(reg, idx), prefetched);
+	reg->nr_prefetched += prefetched;
 	reg->nr++;
 	maybe_resize(binding);
 out:
@@ -401,6 +444,8 @@ static __always_inline void node_release(struct cache_ext_binding *b, u32 idx)
 		node_unlink_neighbours(reg, idx);
 		b->lists[list - 1].nr--;
 	}
+	if (__test_and_clear_bit(reg_bit(idx), reg_prefetched(reg, idx)))
+		reg->nr_prefetched--;
 	/* One store per word, as in cache_ext_registry_add(). */
 	*node = (struct cache_ext_node) {
 		.next = reg->free,
@@ -417,12 +462,15 @@ static __always_inline void node_release(struct cache_ext_binding *b, u32 idx)
  * @binding: binding of the folio's cgroup, locked
  * @folio: the folio leaving the page cache
  * @data: receives the policy's u32 of the folio, unless NULL
+ * @prefetched: set to whether the folio left before it was accessed,
+ *	having come in by readahead
  *
  * Takes the folio off its list, if any.
  * Return: true if the folio was tracked.
  */
 bool cache_ext_registry_remove(struct cache_ext_binding *binding,
-			       struct folio *folio, u32 *data)
+			       struct folio *folio, u32 *data,
+			       bool *prefetched)
 {
 	struct cache_ext_registry *reg = &binding->registry;
 	u64 pfn = folio_pfn(folio);
@@ -436,6 +484,7 @@ bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 		return false;
 	if (data)
 		*data = *reg_data(reg, idx);
+	*prefetched = test_bit(reg_bit(idx), reg_prefetched(reg, idx));
 	chain_unlink(reg, bucket, prev, idx);
 	node_release(binding, idx);
 	maybe_resize(binding);
@@ -597,7 +646,7 @@ int cache_ext_registry_init(struct cache_ext_binding *binding)
 	reg->nodes[0] = kmalloc_array(CACHE_EXT_CHUNK_NODES,
 				      sizeof(struct cache_ext_node),
 				      GFP_KERNEL);
-	reg->data[0] = kcalloc(CACHE_EXT_CHUNK_NODES, sizeof(u32), GFP_KERNEL);
+	reg->data[0] = kmem_cache_zalloc(data_chunks, GFP_KERNEL);
 	if (!reg->nodes[0] || !reg->data[0])
 		goto fail;
 	reg->nr_chunks = 1;
@@ -633,7 +682,7 @@ void cache_ext_registry_destroy(struct cache_ext_binding *binding)
 	cancel_work_sync(&reg->resize_work);
 	for (i = 0; i < reg->nr_chunks; i++) {
 		kfree(reg->nodes[i]);
-		kfree(reg->data[i]);
+		kmem_cache_free(data_chunks, reg->data[i]);
 	}
 	for (i = 0; i < reg->nr_retired; i++) {
 		kvfree(reg->retired[i].nodes);
