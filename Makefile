@@ -170,7 +170,7 @@ CACHECTL_HDRS	:= $(wildcard $(CACHECTL_DIR)/*.h) module/cache_ext_nl.h \
 		   bpf/include/lc_trace.h bpf/include/lc_features.h
 # What the host tests link: the parsers, without commands or netlink.
 CACHECTL_LIB	:= $(addprefix $(CACHECTL_DIR)/,model.c setvar.c cgroup.c \
-		   hist.c struct_ops.c util.c err.c)
+		   hist.c struct_ops.c util.c err.c effect.c)
 
 $(CACHECTL): $(wildcard $(CACHECTL_DIR)/*.c) $(CACHECTL_HDRS) $(LIBBPF_A)
 	@mkdir -p $(dir $@)

@@ -80,8 +80,7 @@ static int print_stats(const struct nl_msg *msg, void *data)
 		effect_of(msg, &e);
 		printf("%-16s %" PRIu64 "\n", "hits", effect_hits(&e));
 		if (e.accesses)
-			printf("%-16s %.4f\n", "hit_ratio",
-			       (double)effect_hits(&e) / e.accesses);
+			printf("%-16s %.4f\n", "hit_ratio", effect_hit_ratio(&e));
 		else
 			printf("%-16s -\n", "hit_ratio");
 	}

@@ -82,12 +82,6 @@ static const struct row *previous(const struct frame *prev,
 	return NULL;
 }
 
-static uint64_t delta(uint64_t now, uint64_t before)
-{
-	/* A binding that was replaced starts again from zero. */
-	return now >= before ? now - before : now;
-}
-
 static void print_frame(const struct frame *f, const struct frame *prev,
 			double seconds)
 {
@@ -100,25 +94,23 @@ static void print_frame(const struct frame *f, const struct frame *prev,
 	       "TRACKED");
 	for (i = 0; i < f->nr; i++) {
 		const struct row *r = &f->rows[i], *p = previous(prev, r);
-		uint64_t acc, miss, hits;
 		double secs = seconds;
+		struct effect e;
 
 		/* Bound during the interval: all it did, it did in it. */
 		if (!p)
 			p = &zero;
-		acc = delta(r->e.accesses, p->e.accesses);
-		miss = delta(r->e.misses, p->e.misses);
-		hits = acc > miss ? acc - miss : 0;
+		e = effect_delta(&r->e, &p->e);
 		cgroup_name_of(r->cgroup_id, cgroup, sizeof(cgroup));
 		printf("%-32s %-12s %9.0f %9.0f ", cgroup, r->policy,
-		       acc / secs, miss / secs);
-		if (acc)
-			printf("%6.1f", 100.0 * hits / acc);
+		       e.accesses / secs, e.misses / secs);
+		if (e.accesses)
+			printf("%6.1f", 100.0 * effect_hit_ratio(&e));
 		else
 			printf("%6s", "-");
-		printf(" %9.0f %9.0f %9" PRIu64 "\n",
-		       delta(r->e.refaults, p->e.refaults) / secs,
-		       delta(r->reclaimed, p->reclaimed) / secs, r->tracked);
+		printf(" %9.0f %9.0f %9" PRIu64 "\n", e.refaults / secs,
+		       counter_delta(r->reclaimed, p->reclaimed) / secs,
+		       r->tracked);
 	}
 	if (!f->nr)
 		printf("(no cgroup has a policy bound)\n");

@@ -273,12 +273,6 @@ void effect_of(const struct nl_msg *msg, struct effect *e)
 	e->refaults = nl_stat_u64(msg, CACHE_EXT_A_STAT_REFAULTS);
 }
 
-uint64_t effect_hits(const struct effect *e)
-{
-	/* Readahead can bring in folios no read has touched yet. */
-	return e->accesses > e->misses ? e->accesses - e->misses : 0;
-}
-
 const char *nl_attr_str(const struct nl_msg *msg, int type)
 {
 	return msg->tb[type] ? mnl_attr_get_str(msg->tb[type]) : "?";

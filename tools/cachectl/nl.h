@@ -8,6 +8,7 @@
 #include <libmnl/libmnl.h>
 
 #include "cache_ext_nl.h"
+#include "effect.h"
 
 struct nl {
 	struct mnl_socket *sock;
@@ -26,18 +27,6 @@ struct nl_msg {
 /* Called for every message of a dump or of the event group. */
 typedef int (*nl_msg_fn)(const struct nl_msg *msg, void *data);
 
-/*
- * What a bound cgroup's page cache did for its readers since binding:
- * reads of folios (accesses), folios reads brought in (misses), and misses
- * on folios the cgroup had evicted (refaults).  Hits are accesses - misses,
- * as cachestat tools count them.
- */
-struct effect {
-	uint64_t accesses;
-	uint64_t misses;
-	uint64_t refaults;
-};
-
 /* Attribute @type (CACHE_EXT_A_*) of a message: "?" or 0 if absent. */
 const char *nl_attr_str(const struct nl_msg *msg, int type);
 uint64_t nl_attr_u64(const struct nl_msg *msg, int type);
@@ -45,8 +34,8 @@ uint64_t nl_attr_u64(const struct nl_msg *msg, int type);
 /* Counter @stat (CACHE_EXT_A_STAT_*) of a binding message, 0 if absent. */
 uint64_t nl_stat_u64(const struct nl_msg *msg, unsigned int stat);
 
+/* A binding message's struct effect (effect.h). */
 void effect_of(const struct nl_msg *msg, struct effect *e);
-uint64_t effect_hits(const struct effect *e);
 
 /*
  * Opens the family, loading the module if needed (need_module()); prints

@@ -2,7 +2,8 @@
 /*
  * Host unit tests of cachectl's parsers: LearnedCache JSON models and
  * their text form, --set VAR=VALUE against a real object's BTF, cgroup
- * paths, and the debugfs histogram.  TAP output; exit 1 on any failure.
+ * paths, the debugfs histogram and the hit arithmetic of stats and top.
+ * TAP output; exit 1 on any failure.
  *
  *   test_cachectl_parsers [DIR_WITH_knobs.bpf.o_AND_fifo.bpf.o]
  */
@@ -15,6 +16,7 @@
 
 #include "../../tap.h"
 #include "cgroup.h"
+#include "effect.h"
 #include "hist.h"
 #include "model.h"
 #include "setvar.h"
@@ -441,6 +443,31 @@ static void test_hist(void)
 		check(hist_parse(bad[i], &h) == -EINVAL, "hist: malformed input %zu rejected", i);
 }
 
+/*
+ * Hits and hit ratio as cachectl stats and top print them.  Readahead
+ * makes misses count folios no read asked for: with enough of them
+ * evicted unread, misses exceed accesses, and neither figure may go below
+ * zero (make run once printed a hit ratio of -0.077).
+ */
+static void test_effect(void)
+{
+	struct effect cached = { .accesses = 1000, .misses = 250, .refaults = 9 };
+	struct effect wasted = { .accesses = 30720, .misses = 33078 };
+	struct effect none = { 0 }, then = { 400, 50, 4 }, d;
+
+	check(effect_hits(&cached) == 750 && effect_hit_ratio(&cached) == 0.75,
+	      "effect: hits are accesses - misses, the ratio over accesses");
+	check(effect_hits(&wasted) == 0 && effect_hit_ratio(&wasted) == 0,
+	      "effect: misses beyond accesses (readahead evicted unread) give 0, not a negative ratio");
+	check(effect_hit_ratio(&none) == -1, "effect: no accesses, no ratio");
+	d = effect_delta(&cached, &then);
+	check(d.accesses == 600 && d.misses == 200 && d.refaults == 5,
+	      "effect: an interval is the difference of two readings");
+	d = effect_delta(&then, &cached);
+	check(d.accesses == 400 && d.misses == 50 && d.refaults == 4,
+	      "effect: counters that went back are a new binding's, counted from 0");
+}
+
 int main(int argc, char **argv)
 {
 	libbpf_set_print(NULL);
@@ -453,5 +480,6 @@ int main(int argc, char **argv)
 	test_struct_ops_name();
 	test_cgroup_paths();
 	test_hist();
+	test_effect();
 	return tap_done();
 }
