@@ -31,9 +31,10 @@
  * were evicted before their reader got to them and read again.  Not a hit
  * ratio: readahead makes misses and pages read two different counts.
  * Then throughput (pages per second of wall time, noisy under TCG), and
- * with $CACHE_EXT_CTL_KO the binding's prefetch_evicted (folios readahead
- * brought in that reclaim evicted before anyone read them; "-" for the
- * kernel's own policies, which have no binding) and the policy's decision
+ * with $CACHE_EXT_CTL_KO the binding's prefetch_evicted/prefetch_refaults
+ * (folios readahead brought in that reclaim evicted before anyone read
+ * them / of those, folios read in again; "-" for the kernel's own
+ * policies, which have no binding) and the policy's decision
  * time per evict_folios() call (median and p99 upper bounds from the
  * module's log2 histogram).  '*' marks the fewest disk reads per workload.
  *
@@ -131,7 +132,7 @@ static int drop_files(const struct workload *w)
 
 struct result {
 	double disk_per_read, pages_per_s;
-	long long disk_reads, prefetch_evicted;
+	long long disk_reads, prefetch_evicted, prefetch_refaults;
 	uint64_t p50_ns, p99_ns;
 	int ok;
 };
@@ -201,6 +202,7 @@ static int run_one(const struct workload *w, const char *setup,
 	if (!kernel && have_module) {
 		read_latency(cg_id, r);
 		r->prefetch_evicted = binding_stat(cg_id, "prefetch_evicted ");
+		r->prefetch_refaults = binding_stat(cg_id, "prefetch_refaults ");
 	}
 	r->ok = 1;
 	ret = 0;
@@ -225,7 +227,7 @@ static void print_table(const struct workload *w, char **setups, int n,
 			struct result *res)
 {
 	int i, best = -1, base = -1;
-	char p50[24], p99[24], wasted[24];
+	char p50[24], p99[24], wasted[48];
 
 	for (i = 0; i < n; i++) {
 		if (!res[i].ok)
@@ -237,8 +239,8 @@ static void print_table(const struct workload *w, char **setups, int n,
 	}
 	printf("\n%s: %s, %d MiB cgroup, %zu pages read\n", w->name, w->desc,
 	       mem_mib, w->pages_read());
-	printf("  %-22s %10s %9s %8s %11s %10s %10s %9s\n", "setup",
-	       "disk reads", "disk/read", "vs lru", "ra evicted", "pages/s",
+	printf("  %-22s %10s %9s %8s %13s %10s %10s %9s\n", "setup",
+	       "disk reads", "disk/read", "vs lru", "ra wasted", "pages/s",
 	       "decide p50", "p99");
 	for (i = 0; i < n; i++) {
 		if (!res[i].ok) {
@@ -250,9 +252,10 @@ static void print_table(const struct workload *w, char **setups, int n,
 		if (res[i].prefetch_evicted < 0)
 			snprintf(wasted, sizeof(wasted), "-");
 		else
-			snprintf(wasted, sizeof(wasted), "%lld",
-				 res[i].prefetch_evicted);
-		printf("%c %-22s %10lld %9.3f %7.2fx %11s %10.0f %10s %9s\n",
+			snprintf(wasted, sizeof(wasted), "%lld/%lld",
+				 res[i].prefetch_evicted,
+				 res[i].prefetch_refaults);
+		printf("%c %-22s %10lld %9.3f %7.2fx %13s %10.0f %10s %9s\n",
 		       i == best ? '*' : ' ', setups[i], res[i].disk_reads,
 		       res[i].disk_per_read,
 		       base >= 0 && res[base].disk_reads ?
@@ -260,8 +263,8 @@ static void print_table(const struct workload *w, char **setups, int n,
 		       wasted, res[i].pages_per_s, p50, p99);
 	}
 	printf("  (* fewest disk reads; disk/read = disk reads per page read; 'vs lru' =\n"
-	       "   disk reads relative to kernel-lru; ra evicted = readahead pages evicted\n"
-	       "   before anyone read them)\n");
+	       "   disk reads relative to kernel-lru; ra wasted = readahead pages evicted\n"
+	       "   before anyone read them / of those, pages read again)\n");
 }
 
 static void usage(FILE *out)

@@ -22,6 +22,9 @@ struct event_counts {
 	u64 accessed;
 	u64 removed;
 	u64 mapped;	/* folio_mapped_accessed() reports */
+	u64 prefetched;	/* folios added that readahead brought in */
+	u64 accessed_prefetched; /* accesses of folios still prefetched: the
+				  * kernel ends the mark first, so none */
 };
 
 /* Sized for the tests and the demo; full means later inodes go uncounted. */
@@ -69,8 +72,11 @@ void CACHE_EXT_OP(count_added, struct folio *folio, struct mem_cgroup *memcg)
 {
 	struct event_counts *c = counts_of(folio, memcg);
 
-	if (c)
-		__sync_fetch_and_add(&c->added, 1);
+	if (!c)
+		return;
+	__sync_fetch_and_add(&c->added, 1);
+	if (bpf_cache_ext_folio_prefetched(folio) > 0)
+		__sync_fetch_and_add(&c->prefetched, 1);
 }
 
 void CACHE_EXT_OP(count_accessed, struct folio *folio,
@@ -78,8 +84,11 @@ void CACHE_EXT_OP(count_accessed, struct folio *folio,
 {
 	struct event_counts *c = counts_of(folio, memcg);
 
-	if (c)
-		__sync_fetch_and_add(&c->accessed, 1);
+	if (!c)
+		return;
+	__sync_fetch_and_add(&c->accessed, 1);
+	if (bpf_cache_ext_folio_prefetched(folio) > 0)
+		__sync_fetch_and_add(&c->accessed_prefetched, 1);
 }
 
 void CACHE_EXT_OP(count_removed, struct folio *folio,

@@ -127,13 +127,14 @@ int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
 			 "not_admitted %llu\ntracked %llu\nregistry_bytes %llu\n"
 			 "accesses %llu\nmisses %llu\nrefaults %llu\n"
 			 "evict_busy %llu\nmapped_accesses %llu\n"
-			 "prefetched %llu\nprefetch_evicted %llu\n",
+			 "prefetched %llu\nprefetch_evicted %llu\n"
+			 "prefetch_refaults %llu\n",
 			 s->evict_calls, s->requested, s->proposed, s->accepted,
 			 s->rejected, s->reclaimed, s->fallback, s->errors,
 			 s->untracked, s->not_admitted, s->tracked,
 			 s->registry_bytes, s->accesses, s->misses, s->refaults,
 			 s->evict_busy, s->mapped_accesses, s->prefetched,
-			 s->prefetch_evicted);
+			 s->prefetch_evicted, s->prefetch_refaults);
 }
 
 struct state_query {

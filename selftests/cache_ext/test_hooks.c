@@ -24,8 +24,9 @@
 
 #define NR_PAGES 64
 
+/* count_events.bpf.c's value. */
 struct event_counts {
-	__u64 added, accessed, removed, mapped;
+	__u64 added, accessed, removed, mapped, prefetched, accessed_prefetched;
 };
 
 /* Counts the policy saw for @path's inode in cgroup @cgroup_id. */
@@ -155,6 +156,54 @@ TEST_F(hooks, read_reread_delete)
 	c = counts_for(self->skel, self->cg_id, self->file);
 	EXPECT_EQ(c.removed, NR_PAGES);
 	EXPECT_EQ(self->skel->bss->nr_dropped, 0);
+}
+
+/* The file's pages read with readahead off (POSIX_FADV_RANDOM). */
+static int read_file_random(const char *cgroup, void *path)
+{
+	char buf[PAGE_SZ];
+	int fd = open(path, O_RDONLY), i, ret = EXIT_SUCCESS;
+
+	if (fd < 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM))
+		return EXIT_FAILURE;
+	for (i = 0; i < NR_PAGES && ret == EXIT_SUCCESS; i++)
+		if (pread(fd, buf, PAGE_SZ, (off_t)i * PAGE_SZ) != PAGE_SZ ||
+		    check_page(buf, i))
+			ret = EXIT_FAILURE;
+	close(fd);
+	return ret;
+}
+
+/*
+ * A sequential read brings the file in by readahead: the first page, which
+ * the first read waits for, is not prefetched; the folios readahead brings
+ * in ahead of the reads are, in folio_added()
+ * (bpf_cache_ext_folio_prefetched()), and no longer when folio_accessed()
+ * runs.  With readahead off, reads bring in what they ask for: nothing is
+ * prefetched.
+ */
+TEST_F(hooks, readahead_folios_are_prefetched_until_read)
+{
+	struct event_counts c;
+	__u64 first;
+
+	ASSERT_EQ(cg_run(self->cg, read_file, self->file), 0);
+	c = counts_for(self->skel, self->cg_id, self->file);
+	TH_LOG("%llu of %d folios prefetched", c.prefetched, NR_PAGES);
+	EXPECT_EQ(c.added, NR_PAGES);
+	EXPECT_GE(c.prefetched, NR_PAGES / 2);
+	EXPECT_LT(c.prefetched, NR_PAGES);
+	EXPECT_EQ(c.accessed, NR_PAGES);
+	EXPECT_EQ(c.accessed_prefetched, 0);
+	first = c.prefetched;
+
+	ASSERT_EQ(drop_file_cache(self->file), 0);
+	ASSERT_EQ(cg_run(self->cg, read_file_random, self->file), 0);
+	c = counts_for(self->skel, self->cg_id, self->file);
+	EXPECT_EQ(c.added, 2 * NR_PAGES);
+	EXPECT_EQ(c.prefetched, first);
+	EXPECT_EQ(c.accessed, 2 * NR_PAGES);
+	EXPECT_EQ(c.accessed_prefetched, 0);
 }
 
 /* Deleting a file removes its cached folios. */

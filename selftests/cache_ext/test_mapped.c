@@ -40,8 +40,9 @@
 #define ROUNDS		12
 #define WARM_ROUNDS	2
 
+/* count_events.bpf.c's value. */
 struct event_counts {
-	__u64 added, accessed, removed, mapped;
+	__u64 added, accessed, removed, mapped, prefetched, accessed_prefetched;
 };
 
 FIXTURE(mapped) {

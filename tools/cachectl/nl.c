@@ -256,6 +256,7 @@ const char *nl_stat_name(unsigned int stat)
 		[CACHE_EXT_A_STAT_MAPPED_ACCESSES] = "mapped_accesses",
 		[CACHE_EXT_A_STAT_PREFETCHED]	= "prefetched",
 		[CACHE_EXT_A_STAT_PREFETCH_EVICTED] = "prefetch_evicted",
+		[CACHE_EXT_A_STAT_PREFETCH_REFAULTS] = "prefetch_refaults",
 	};
 
 	return stat < sizeof(names) / sizeof(names[0]) ? names[stat] : NULL;

@@ -297,6 +297,8 @@ struct cache_ext_ops {
  * @prefetched: of @misses, folios readahead inserted ahead of use
  * @prefetch_evicted: of those, folios reclaim evicted before any access
  *	(one whose accessed bit reclaim found was accessed)
+ * @prefetch_refaults: of those, folios read in again (a lower bound: the
+ *	last 1,024 or so are remembered)
  */
 struct cache_ext_stats_snapshot {
 	u64 evict_calls;
@@ -318,6 +320,7 @@ struct cache_ext_stats_snapshot {
 	u64 mapped_accesses;
 	u64 prefetched;
 	u64 prefetch_evicted;
+	u64 prefetch_refaults;
 };
 
 /**
@@ -534,11 +537,11 @@ static inline bool cache_ext_enabled(void)
 }
 
 /*
- * Readahead brackets each insertion with these (ra_add_folio() in
- * mm/readahead.c), so that the insertion hook can mark the folio as
- * brought in ahead of use (bpf_cache_ext_folio_prefetched()).  The mark
- * is the task's, so it holds across the insertion's sleeps; insertions
- * do not nest.
+ * Readahead brackets the insertion of a folio no caller waits for with
+ * these (ra_add_folio() in mm/readahead.c), so that the insertion hook
+ * can mark the folio as brought in ahead of use
+ * (bpf_cache_ext_folio_prefetched()).  The mark is the task's, so it
+ * holds across the insertion's sleeps; insertions do not nest.
  */
 static inline void cache_ext_readahead_begin(void)
 {

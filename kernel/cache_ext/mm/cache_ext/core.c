@@ -246,6 +246,7 @@ static void binding_free(struct cache_ext_binding *binding)
 	spin_lock(&cache_ext_watchdog_lock);
 	spin_unlock(&cache_ext_watchdog_lock);
 	free_percpu(binding->stats.effect);
+	kfree(binding->ra_ghosts);
 	kfree(binding);
 }
 
@@ -273,8 +274,10 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	if (!binding)
 		return -ENOMEM;
 	binding->stats.effect = alloc_percpu(struct cache_ext_effect);
-	if (!binding->stats.effect) {
-		kfree(binding);
+	binding->ra_ghosts = kcalloc(CACHE_EXT_RA_GHOSTS, sizeof(u32),
+				     GFP_KERNEL);
+	if (!binding->stats.effect || !binding->ra_ghosts) {
+		binding_free(binding);
 		return -ENOMEM;
 	}
 
@@ -1285,6 +1288,7 @@ static void snapshot_stats(struct cache_ext_binding *b,
 	s->untracked = atomic_long_read(&st->untracked);
 	s->not_admitted = atomic_long_read(&st->not_admitted);
 	s->prefetch_evicted = atomic_long_read(&st->prefetch_evicted);
+	s->prefetch_refaults = atomic_long_read(&st->prefetch_refaults);
 	s->tracked = cache_ext_registry_size(b);
 	s->registry_bytes = cache_ext_registry_bytes(b);
 	s->accesses = 0;
@@ -1437,6 +1441,33 @@ static void tell_folio_added(struct cache_ext_binding *binding,
 }
 
 /*
+ * The ghost of a folio: a hash of its place in the page cache, never 0,
+ * and the slot of &cache_ext_binding.ra_ghosts it goes to.
+ */
+static u32 ra_ghost_key(struct folio *folio, u32 **slot,
+			struct cache_ext_binding *binding)
+{
+	u64 h = hash_64((unsigned long)folio->mapping ^
+			(folio->index * GOLDEN_RATIO_64), 64);
+
+	*slot = &binding->ra_ghosts[h & (CACHE_EXT_RA_GHOSTS - 1)];
+	return (u32)(h >> 32) | 1;
+}
+
+/*
+ * A folio is read in again: if reclaim evicted it unread after readahead
+ * brought it in, count it (once).
+ */
+static void note_prefetch_refault(struct cache_ext_binding *binding,
+				  struct folio *folio)
+{
+	u32 *slot, key = ra_ghost_key(folio, &slot, binding);
+
+	if (READ_ONCE(*slot) == key && cmpxchg(slot, key, 0) == key)
+		atomic_long_inc(&binding->stats.prefetch_refaults);
+}
+
+/*
  * Called by filemap_add_folio() with the new folio locked.  @gfp is the
  * insertion's allocation context; reads pass no __GFP_WRITE, and only
  * those are asked about admission and counted as misses.  @refault: the
@@ -1458,8 +1489,10 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 		goto out;
 	if (!(gfp & __GFP_WRITE)) {
 		this_cpu_inc(binding->stats.effect->misses);
-		if (refault)
+		if (refault) {
 			this_cpu_inc(binding->stats.effect->refaults);
+			note_prefetch_refault(binding, folio);
+		}
 		if (prefetched)
 			this_cpu_inc(binding->stats.effect->prefetched);
 	}
@@ -1642,8 +1675,12 @@ void __cache_ext_folio_removed(struct folio *folio)
 					    &data : NULL, &prefetched);
 	spin_unlock(&binding->lock);
 	/* Reclaimers run with PF_MEMALLOC; truncation does not. */
-	if (tracked && prefetched && (current->flags & PF_MEMALLOC))
+	if (tracked && prefetched && (current->flags & PF_MEMALLOC)) {
+		u32 *slot, key = ra_ghost_key(folio, &slot, binding);
+
 		atomic_long_inc(&binding->stats.prefetch_evicted);
+		WRITE_ONCE(*slot, key);
+	}
 	if (!tracked || !binding->ops->folio_removed)
 		return;
 

@@ -196,6 +196,8 @@ struct cache_ext_prealloc {
  * @not_admitted: folios dropped after a read because admit_folio() said no
  * @prefetch_evicted: folios readahead inserted that reclaim evicted before
  *	they were accessed
+ * @prefetch_refaults: of those, folios read in again (at least: see
+ *	&cache_ext_binding.ra_ghosts)
  * @effect: per CPU, what the cgroup's page cache did for its readers
  */
 struct cache_ext_stats {
@@ -211,6 +213,7 @@ struct cache_ext_stats {
 	atomic_long_t untracked;
 	atomic_long_t not_admitted;
 	atomic_long_t prefetch_evicted;
+	atomic_long_t prefetch_refaults;
 	struct cache_ext_effect __percpu *effect;
 };
 
@@ -288,6 +291,12 @@ enum cache_ext_timed {
  * @nr_lists: lists created so far; ids are 0 .. @nr_lists - 1
  * @lists: the eviction lists
  * @stats: counters
+ * @ra_ghosts: a hash (ra_ghost_key()) of each of the last prefetched
+ *	folios reclaim evicted unread, CACHE_EXT_RA_GHOSTS slots, or NULL:
+ *	a refault that finds its own hash counts in
+ *	&cache_ext_stats.prefetch_refaults.  Direct-mapped: a later
+ *	eviction overwrites its slot, so the count is a lower bound.
+ *	Lockless: each slot is one word, read and written once.
  * @err_level: recent invalid, foreign or duplicate candidates; halves
  *	every second (under @lock)
  * @err_stamp: jiffies up to which @err_level has been decayed
@@ -319,6 +328,7 @@ struct cache_ext_binding {
 	u32 nr_lists;
 	struct cache_ext_list lists[CACHE_EXT_MAX_LISTS];
 	struct cache_ext_stats stats;
+	u32 *ra_ghosts;
 	u32 err_level;
 	unsigned long err_stamp;
 	spinlock_t evict_lock;	/* see @evict_lock above */
@@ -660,6 +670,8 @@ u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
 u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio);
 /* Below this many free nodes, insertions bring a new chunk along. */
 #define CACHE_EXT_LOW_FREE	8
+/* Slots of &cache_ext_binding.ra_ghosts: a page of them. */
+#define CACHE_EXT_RA_GHOSTS	1024
 
 /**
  * cache_ext_registry_needs - what the next insertion may have to allocate

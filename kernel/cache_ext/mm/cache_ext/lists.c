@@ -505,16 +505,18 @@ __bpf_kfunc u32 *bpf_cache_ext_folio_data(struct folio *folio,
  * bpf_cache_ext_folio_prefetched - did readahead bring a folio in ahead of use
  * @folio: a tracked folio of the cgroup whose callback runs
  *
- * A folio is prefetched from its insertion by readahead (synchronous or
- * asynchronous: page_cache_ra_unbounded(), page_cache_ra_order(),
- * readahead_expand()) until its first access: a read or write
- * (folio_mark_accessed()) or an accessed bit reclaim or MGLRU finds in a
- * page table.  The folio a synchronous readahead was started for is
- * prefetched only until its reader, who waits for it, marks it accessed.
- * The %PG_readahead mark, which starts the next asynchronous readahead,
- * is on one folio of a window and says nothing more here.  Folios created
- * by writes, by reads with readahead off (filemap_create_folio()) and by
- * splits of folios that were not prefetched are never prefetched.
+ * A folio is prefetched from its insertion by readahead ahead of use
+ * until its first access: a read or write (folio_mark_accessed()) or an
+ * accessed bit reclaim or MGLRU finds in a page table.  Ahead of use means
+ * that no caller waits for it: an asynchronous readahead's folios, and
+ * those of a synchronous one beyond the pages its read asked for, or
+ * around the page its fault needs (page_cache_ra_unbounded(),
+ * page_cache_ra_order(), readahead_expand(); see ra_set_demand()).  The
+ * %PG_readahead mark, which starts the next asynchronous readahead, is on
+ * one folio of a window and says nothing more here.  Folios a read or
+ * fault waits for, folios created by writes or by reads with readahead
+ * off, and splits of folios that were not prefetched are never
+ * prefetched.
  *
  * Return: 1 if @folio is prefetched, 0 if not, -ENOENT if it is not
  * tracked by the binding whose callback runs, -EINVAL outside a callback.
