@@ -23,8 +23,8 @@ struct event_counts {
 	u64 removed;
 	u64 mapped;	/* folio_mapped_accessed() reports */
 	u64 prefetched;	/* folios added that readahead brought in */
-	u64 accessed_prefetched; /* accesses of folios still prefetched: the
-				  * kernel ends the mark first, so none */
+	/* Accesses of folios still prefetched: the kernel clears it first. */
+	u64 accessed_prefetched;
 };
 
 /* Sized for the tests and the demo; full means later inodes go uncounted. */

@@ -271,7 +271,8 @@ TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 300)
 	 * runs of the same seeded reads; why was not found), which a 2%
 	 * bound on one pair cannot absorb.
 	 */
-	lfu = rank = 0;
+	lfu = 0;
+	rank = 0;
 	for (int i = 0; i < 2; i++) {
 		lfu += measure_zipf(_metadata, self, "lfu", NULL);
 		rank += measure_zipf(_metadata, self, "ml_rank",

@@ -27,8 +27,8 @@ struct sim_folio {
 	u32 file;
 	bool cached;
 	bool young;		/* used through a mapping since last looked at */
-	bool prefetched;	/* inserted by readahead (SIM_INSERT), not
-				 * accessed since: bpf_cache_ext_folio_prefetched() */
+	/* Inserted by readahead (SIM_INSERT), not accessed since. */
+	bool prefetched;
 };
 
 struct sim_node {

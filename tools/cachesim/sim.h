@@ -15,9 +15,11 @@ enum sim_op {
 	SIM_READ,	/* a read: misses insert the page (admission asked) */
 	SIM_WRITE,	/* a write: misses insert the page (no admission) */
 	SIM_INSERT,	/* a page cached without an access (readahead) */
-	SIM_MAPPED,	/* a use through mmap: a fault on a miss, else only
-			 * the page-table bit, seen when the kernel next
-			 * looks (folio_mapped_accessed()) */
+	/*
+	 * A use through mmap: a fault on a miss, else only the page-table
+	 * bit, seen when the kernel next looks (folio_mapped_accessed()).
+	 */
+	SIM_MAPPED,
 };
 
 struct sim_req {
@@ -84,8 +86,8 @@ struct sim_config {
 	uint64_t cache_pages;	/* the cgroup's page cache, in pages */
 	uint32_t batch;		/* folios reclaim asks for per round, 1..32 */
 	uint64_t ns_per_request; /* simulated time of untimed traces */
-	uint32_t readahead;	/* pages a read miss brings in, itself
-				 * included (0, 1: none); see -a */
+	/* Pages a read miss brings in, itself included (0, 1: none; -a). */
+	uint32_t readahead;
 };
 
 struct sim_result {
