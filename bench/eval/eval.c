@@ -268,6 +268,12 @@ struct ycsb_args {
 	const char *extra[10];	/* more options, NULL-terminated */
 };
 
+/* The key-value store @a runs on: RocksDB unless it names another. */
+static const char *store_of(const struct ycsb_args *a)
+{
+	return a->store ?: "rocksdb";
+}
+
 static int ycsb_argv(const struct ycsb_args *a, char **argv, char bufs[10][32])
 {
 	int n = 0, i;
@@ -279,7 +285,7 @@ static int ycsb_argv(const struct ycsb_args *a, char **argv, char bufs[10][32])
 	argv[n++] = "-w";
 	argv[n++] = (char *)a->workload;
 	argv[n++] = "-E";
-	argv[n++] = (char *)(a->store ?: "rocksdb");
+	argv[n++] = (char *)store_of(a);
 	argv[n++] = "-n";
 	argv[n++] = num(sc->records, bufs[0]);
 	argv[n++] = "-o";
@@ -313,7 +319,7 @@ static int ycsb_run(const char *cg, struct ycsb_args *a, char *out, size_t len,
 	char mnt[PATH_MAX], bufs[10][32], *argv[40];
 	int ret;
 
-	if (overlay_mount(a->store ?: "rocksdb", mnt, sizeof(mnt)))
+	if (overlay_mount(store_of(a), mnt, sizeof(mnt)))
 		return -1;
 	a->db = mnt;
 	ycsb_argv(a, argv, bufs);
@@ -390,7 +396,7 @@ static int trace_ycsb(const char *name, const char *cachectl,
 
 	if (setup_begin(&r, name, "kernel-lru", sc->db_mib * MIB_KIB))
 		return -1;
-	if (!overlay_mount(a->store ?: "rocksdb", mnt, sizeof(mnt))) {
+	if (!overlay_mount(store_of(a), mnt, sizeof(mnt))) {
 		a->db = mnt;
 		ret = run_traced(cachectl, r.cg, log, "oversample=1", 0,
 				 ycsb_traced, a, summary, len);
