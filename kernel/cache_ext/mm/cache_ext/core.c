@@ -1417,6 +1417,19 @@ folio_binding(struct folio *folio)
 }
 
 /*
+ * @call is about @folio, node @idx of its binding: the policy's
+ * bpf_cache_ext_folio_data() and the registry lookups of its kfuncs find
+ * the folio without hashing (cache_ext_registry_find()).
+ */
+static void call_hold_folio(struct cache_ext_call *call, struct folio *folio,
+			    u32 idx)
+{
+	call->folio = folio;
+	call->index = idx;
+	call->data = reg_data(&call->binding->registry, idx);
+}
+
+/*
  * Tell @binding's policy that @folio, tracked at @idx, entered its cgroup's
  * page cache.  Caller holds the RCU read lock.
  */
@@ -1432,9 +1445,7 @@ static void tell_folio_added(struct cache_ext_binding *binding,
 		struct cache_ext_call call;
 
 		cache_ext_enter(&call, binding, CACHE_EXT_T_ADDED);
-		call.folio = folio;
-		call.index = idx;
-		call.data = reg_data(&binding->registry, idx);
+		call_hold_folio(&call, folio, idx);
 		binding->ops->folio_added(folio, binding->memcg);
 		cache_ext_leave(&call);
 	}
@@ -1573,11 +1584,8 @@ static void tell_folio_accessed(struct cache_ext_binding *binding,
 		struct cache_ext_call call;
 
 		cache_ext_enter(&call, binding, CACHE_EXT_T_ACCESSED);
-		if (idx) {
-			call.folio = folio;
-			call.index = idx;
-			call.data = reg_data(&binding->registry, idx);
-		}
+		if (idx)
+			call_hold_folio(&call, folio, idx);
 		binding->ops->folio_accessed(folio, binding->memcg);
 		cache_ext_leave(&call);
 	}
@@ -1633,11 +1641,8 @@ void __cache_ext_folio_mapped_accessed(struct folio *folio, int nr_ptes)
 		struct cache_ext_call call;
 
 		cache_ext_enter(&call, binding, CACHE_EXT_T_MAPPED);
-		if (idx) {
-			call.folio = folio;
-			call.index = idx;
-			call.data = reg_data(&binding->registry, idx);
-		}
+		if (idx)
+			call_hold_folio(&call, folio, idx);
 		binding->ops->folio_mapped_accessed(folio, binding->memcg,
 						    nr_ptes);
 		cache_ext_leave(&call);
@@ -1747,8 +1752,7 @@ void __cache_ext_folio_split(struct folio *folio, struct folio *tail)
 		return;
 	spin_lock(&binding->lock);
 	idx = cache_ext_registry_lookup(binding, folio);
-	prefetched = idx && test_bit(reg_bit(idx),
-				     reg_prefetched(&binding->registry, idx));
+	prefetched = idx && reg_test_prefetched(&binding->registry, idx);
 	spin_unlock(&binding->lock);
 	if (!idx)
 		return;

@@ -367,6 +367,24 @@ reg_prefetched(const struct cache_ext_registry *reg, u32 idx)
 
 #define reg_bit(idx)	((idx) & (CACHE_EXT_CHUNK_NODES - 1))
 
+/* Is node @idx's folio prefetched?  Caller holds the lock. */
+static __always_inline bool reg_test_prefetched(const struct cache_ext_registry *reg,
+						u32 idx)
+{
+	return test_bit(reg_bit(idx), reg_prefetched(reg, idx));
+}
+
+/*
+ * Node @idx's folio is prefetched no more; @reg->nr_prefetched follows.
+ * Caller holds the lock.
+ */
+static __always_inline void reg_clear_prefetched(struct cache_ext_registry *reg,
+						 u32 idx)
+{
+	if (__test_and_clear_bit(reg_bit(idx), reg_prefetched(reg, idx)))
+		reg->nr_prefetched--;
+}
+
 /*
  * Make @prev and @next, the neighbours node @idx is to have on its ring,
  * point at it; @idx's own links are the caller's.  Caller holds the

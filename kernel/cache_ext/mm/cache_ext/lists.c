@@ -535,7 +535,7 @@ __bpf_kfunc int bpf_cache_ext_folio_prefetched(struct folio *folio)
 	spin_lock_irqsave(&b->lock, flags);
 	idx = cache_ext_registry_find(b, folio);
 	if (idx)
-		ret = test_bit(reg_bit(idx), reg_prefetched(&b->registry, idx));
+		ret = reg_test_prefetched(&b->registry, idx);
 	spin_unlock_irqrestore(&b->lock, flags);
 	return ret;
 }

@@ -215,8 +215,8 @@ u32 cache_ext_registry_used(struct cache_ext_binding *b, struct folio *folio)
 
 	lockdep_assert_held(&b->lock);
 	idx = hash_find(reg, folio_pfn(folio));
-	if (idx && __test_and_clear_bit(reg_bit(idx), reg_prefetched(reg, idx)))
-		reg->nr_prefetched--;
+	if (idx)
+		reg_clear_prefetched(reg, idx);
 	return idx;
 }
 
@@ -444,8 +444,7 @@ static __always_inline void node_release(struct cache_ext_binding *b, u32 idx)
 		node_unlink_neighbours(reg, idx);
 		b->lists[list - 1].nr--;
 	}
-	if (__test_and_clear_bit(reg_bit(idx), reg_prefetched(reg, idx)))
-		reg->nr_prefetched--;
+	reg_clear_prefetched(reg, idx);
 	/* One store per word, as in cache_ext_registry_add(). */
 	*node = (struct cache_ext_node) {
 		.next = reg->free,
@@ -484,7 +483,7 @@ bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 		return false;
 	if (data)
 		*data = *reg_data(reg, idx);
-	*prefetched = test_bit(reg_bit(idx), reg_prefetched(reg, idx));
+	*prefetched = reg_test_prefetched(reg, idx);
 	chain_unlink(reg, bucket, prev, idx);
 	node_release(binding, idx);
 	maybe_resize(binding);
