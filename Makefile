@@ -67,7 +67,7 @@ help:
 	@echo 'make profile-core SETUPS="unbound fifo"  instructions per kernel function (QEMU plugin)'
 	@echo 'make bench-concurrency  1-8 readers in one cgroup: decision time, ejections'
 	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
-	@echo 'make eval       the papers'"'"' experiments on RocksDB, LevelDB, ripgrep, fio, a real trace (~3.3 h)'
+	@echo 'make eval       the papers'"'"' experiments on RocksDB, LevelDB, ripgrep, fio, a real trace (~2 h)'
 	@echo 'make eval-quick a subset of them (~21 min); make eval-NAME: one experiment'
 	@echo 'make eval-doc   copy build/eval/summary.md into the admin guide'
 	@echo 'make sim        cachesim: every policy on the CloudPhysics trace, no VM (TRACE=file for another)'
@@ -428,9 +428,9 @@ EVAL		:= CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) CACHESIM=$(CACHESIM) \
 		   LCTRAIN=$(LCTRAIN) EVAL_BIN=$(EVAL_OUT) scripts/eval.sh
 
 .PHONY: eval eval-quick eval-toy $(addprefix eval-,$(EVAL_EXPERIMENTS))
-# Every experiment at full size, two repetitions: about 3.3 hours under TCG
-# (one repetition of each, measured 2026-12-02, took 84 min and the trace
-# 29; see the admin guide).  EVAL_ARGS="-r 1": about two hours.
+# Every experiment at full size, once: about two hours under TCG (measured
+# 2026-12-02: 84 min and the trace 29; see the admin guide).
+# EVAL_ARGS="-r 2" adds a second repetition: about 3.3 hours.
 eval: $(EVAL_DEPS)
 	@$(EVAL) full
 # A subset at reduced size, at steady state: 21 minutes measured.

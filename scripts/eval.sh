@@ -5,7 +5,7 @@
 #
 #   scripts/eval.sh SCALE [EXPERIMENT...]
 #
-# SCALE is full (make eval, ~3.3 h), quick (make eval-quick, ~21 min) or
+# SCALE is full (make eval, ~2 h), quick (make eval-quick, ~21 min) or
 # toy (make eval-toy, part of make check: seconds per experiment, checks
 # that the harness works, says nothing about performance).
 #
@@ -45,8 +45,7 @@ SCALE=$1
 shift
 case "$SCALE" in
 # The VM's limits guard against a wedged guest: about twice each scale's time
-# (full: about 3.3 h from each experiment's time, which the 2 h limit
-# before would have cut off).
+# (full: about 2 h, 3.3 h with -r 2).
 full)	OUT=$TOP/build/eval; TIMEOUT=21600 ;;
 quick)	OUT=$TOP/build/eval-quick; TIMEOUT=3600 ;;
 toy)	OUT=$TOP/build/eval-toy; TIMEOUT=900 ;;
