@@ -42,17 +42,25 @@
  * time: the workload for a profiler that counts the whole VM's
  * instructions (scripts/insn-profile.sh), run once per setup and compared.
  *
- *   core_overhead [-r ROUNDS] [-n READS] [-p SETUP]
+ * -m uses the file through a shared read-only mapping instead: each
+ * "read" loads a byte of the page (a fault if it is not cached, the
+ * mmap read-around included), so that the cost of the mapped-access
+ * reports (folio_mapped_accessed(), where reclaim and MGLRU's walks find
+ * the accessed bits) is measured: make bench-core BENCH_ARGS=-m.
+ *
+ *   core_overhead [-m] [-r ROUNDS] [-n READS] [-p SETUP]
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -75,6 +83,7 @@
 static int nr_reads = 10000;
 static int rounds = 12;
 static int profile_setup = -1;
+static bool mapped;		/* -m: through a mapping, not pread() */
 
 enum setup { OFF, UNBOUND, NOOP, HOOKS, FIFO, FIFO_CTL, NR_SETUPS };
 static const char *const setup_names[NR_SETUPS] = {
@@ -101,8 +110,12 @@ static double cpu_us(void)
 
 static long pgpgin(void);
 
-/* @n random page reads of @fd from @seed; 0 or -1. */
-static int read_pages(int fd, unsigned int seed, int n)
+/*
+ * @n random page reads of @fd from @seed, or with @map (the file mapped)
+ * a load of a byte of each page; 0 or -1.
+ */
+static int read_pages(int fd, const volatile char *map, unsigned int seed,
+		      int n)
 {
 	char buf[PAGE_SZ];
 	int i;
@@ -110,7 +123,9 @@ static int read_pages(int fd, unsigned int seed, int n)
 	for (i = 0; i < n; i++) {
 		off_t page = rand_r(&seed) % FILE_PAGES;
 
-		if (pread(fd, buf, PAGE_SZ, page * PAGE_SZ) != PAGE_SZ)
+		if (map)
+			buf[0] = map[page * PAGE_SZ];
+		else if (pread(fd, buf, PAGE_SZ, page * PAGE_SZ) != PAGE_SZ)
 			return -1;
 	}
 	return 0;
@@ -125,18 +140,29 @@ static int read_pages(int fd, unsigned int seed, int n)
 static int reader(const char *cgroup, void *arg)
 {
 	int *pipefd = arg, fd;
+	char *map = NULL;
 	double out[2];
 	long kib;
 
 	fd = open(file, O_RDONLY);
-	if (fd < 0 || read_pages(fd, 7, FILE_PAGES / 2))
+	if (fd < 0)
+		return EXIT_FAILURE;
+	if (mapped) {
+		map = mmap(NULL, (size_t)FILE_PAGES * PAGE_SZ, PROT_READ,
+			   MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED)
+			return EXIT_FAILURE;
+	}
+	if (read_pages(fd, map, 7, FILE_PAGES / 2))
 		return EXIT_FAILURE;
 	kib = pgpgin();
 	out[0] = cpu_us();
-	if (read_pages(fd, 42, nr_reads))
+	if (read_pages(fd, map, 42, nr_reads))
 		return EXIT_FAILURE;
 	out[0] = cpu_us() - out[0];
 	out[1] = pgpgin() - kib;
+	if (map)
+		munmap(map, (size_t)FILE_PAGES * PAGE_SZ);
 	close(fd);
 	return write(pipefd[1], out, sizeof(out)) == sizeof(out) ?
 	       EXIT_SUCCESS : EXIT_FAILURE;
@@ -299,8 +325,11 @@ int main(int argc, char **argv)
 	long evict_calls = 0;
 	int s, r, i, opt;
 
-	while ((opt = getopt(argc, argv, "r:n:p:h")) != -1) {
+	while ((opt = getopt(argc, argv, "mr:n:p:h")) != -1) {
 		switch (opt) {
+		case 'm':
+			mapped = true;
+			break;
 		case 'r':
 			rounds = atoi(optarg);
 			break;
@@ -317,7 +346,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		default:
-			printf("usage: %s [-r ROUNDS] [-n READS] [-p SETUP]\n\nRun in the cache_ext VM: make bench-core.\n",
+			printf("usage: %s [-m] [-r ROUNDS] [-n READS] [-p SETUP]\n\n-m: through a mapping, not pread().  Run in the cache_ext VM: make bench-core.\n",
 			       argv[0]);
 			return opt == 'h' ? 0 : 2;
 		}
@@ -354,9 +383,9 @@ int main(int argc, char **argv)
 	if (noop__load(noop) || empty_hooks__load(hooks) || fifo__load(fifo))
 		return 1;
 
-	printf("workload: %d random 4 KiB preads timed after %d filling ones, %d MiB file, memory.max=%s, %d rounds\n",
-	       nr_reads, FILE_PAGES / 2, FILE_PAGES * PAGE_SZ >> 20,
-	       MEMCG_MAX, rounds);
+	printf("workload: %d random 4 KiB %s timed after %d filling ones, %d MiB file, memory.max=%s, %d rounds\n",
+	       nr_reads, mapped ? "loads through a shared mapping" : "preads",
+	       FILE_PAGES / 2, FILE_PAGES * PAGE_SZ >> 20, MEMCG_MAX, rounds);
 	if (profile_setup >= 0)
 		return profile(profile_setup);
 	for (r = 0; r < rounds; r++) {

@@ -8,7 +8,9 @@
  * used (batch scoring; a folio readahead brought in counts as used once
  * until it is read, see cache_ext_count_added()); the sampled folios
  * rotate to the tail.  Every
- * insertion, access and removal is streamed through the ring buffer
+ * insertion, access, use through a mapping (as the kernel reports it:
+ * when reclaim or MGLRU's walk finds the accessed bit, LC_EV_MAPPED) and
+ * removal is streamed through the ring buffer
  * lc_events as a struct lc_event (lc_trace.h); a removal carries the nine
  * features of the folio at that moment, computed from the same state and
  * code as the learned policies use (lc_emit.bpf.h).  `cachectl trace`
@@ -42,7 +44,8 @@ void CACHE_EXT_OP(tracer_added, struct folio *folio, struct mem_cgroup *memcg)
 	lc_emit(folio, LC_EV_INSERT, bpf_ktime_get_ns());
 }
 
-void CACHE_EXT_OP(tracer_accessed, struct folio *folio, struct mem_cgroup *memcg)
+/* A use of @folio, recorded as @type (LC_EV_ACCESS or LC_EV_MAPPED). */
+static __always_inline void tracer_use(struct folio *folio, u8 type)
 {
 	u32 *count = cache_ext_folio_state(folio, u32);
 	u64 now = bpf_ktime_get_ns();
@@ -50,7 +53,18 @@ void CACHE_EXT_OP(tracer_accessed, struct folio *folio, struct mem_cgroup *memcg
 	if (count)
 		cache_ext_count_accessed(count, CACHE_EXT_COUNT_MASK);
 	lc_record_access(folio, now);
-	lc_emit(folio, LC_EV_ACCESS, now);
+	lc_emit(folio, type, now);
+}
+
+void CACHE_EXT_OP(tracer_accessed, struct folio *folio, struct mem_cgroup *memcg)
+{
+	tracer_use(folio, LC_EV_ACCESS);
+}
+
+void CACHE_EXT_OP(tracer_mapped, struct folio *folio, struct mem_cgroup *memcg,
+		  int nr_ptes)
+{
+	tracer_use(folio, LC_EV_MAPPED);
 }
 
 void CACHE_EXT_OP(tracer_removed, struct folio *folio, struct mem_cgroup *memcg)
@@ -70,6 +84,7 @@ struct cache_ext_ops tracer = {
 	.init		= (void *)tracer_init,
 	.folio_added	= (void *)tracer_added,
 	.folio_accessed	= (void *)tracer_accessed,
+	.folio_mapped_accessed = (void *)tracer_mapped,
 	.folio_removed	= (void *)tracer_removed,
 	.evict_folios	= (void *)tracer_evict,
 	.name		= "tracer",

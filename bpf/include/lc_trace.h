@@ -10,10 +10,11 @@
  *   struct lc_event                 repeated, in the order received
  *
  * Readers must check magic, version, header_size and record_size, and
- * reject a file that ends inside a record.  Version 2 records are 112
- * bytes, with LC_NR_FEATURES (10) features; version 1 had 104, with
- * nine.  An LC_EV_DROPS record says that @index events were lost (ring
- * buffer full) just before it.
+ * reject a file that ends inside a record.  Version 3 records are 112
+ * bytes, with LC_NR_FEATURES (10) features, as in version 2, which had
+ * no LC_EV_MAPPED (readers take both); version 1 had 104, with nine.  An
+ * LC_EV_DROPS record says that @index events were lost (ring buffer
+ * full) just before it.
  */
 #ifndef __LC_TRACE_H
 #define __LC_TRACE_H
@@ -21,7 +22,7 @@
 #include "lc_features.h"
 
 #define LC_LOG_MAGIC		"LCTRACE"	/* 8 bytes with the NUL */
-#define LC_LOG_VERSION		2
+#define LC_LOG_VERSION		3
 #define LC_CLOCK_MONOTONIC	1
 
 enum lc_event_type {
@@ -29,7 +30,13 @@ enum lc_event_type {
 	LC_EV_ACCESS = 2,	/* a cached folio was accessed */
 	LC_EV_EVICT = 3,	/* a folio left; features at that moment */
 	LC_EV_DROPS = 4,	/* @index events were dropped */
-	LC_EV_MAX = LC_EV_DROPS,
+	/*
+	 * A cached folio was used through a mapping: the kernel found the
+	 * accessed bit (reclaim or MGLRU's page-table walk) at @time_ns,
+	 * the use was before it (folio_mapped_accessed()).
+	 */
+	LC_EV_MAPPED = 5,
+	LC_EV_MAX = LC_EV_MAPPED,
 };
 
 struct lc_event {
@@ -53,5 +60,11 @@ struct lc_log_header {
 	__u64 cgroup_limit;	/* memory.max of the traced cgroup; 0: none */
 	__u64 start_ns;		/* when tracing began */
 };
+
+/* An access or a mapped use: what the trainer learns from. */
+static inline int lc_event_is_use(unsigned int type)
+{
+	return type == LC_EV_ACCESS || type == LC_EV_MAPPED;
+}
 
 #endif /* __LC_TRACE_H */

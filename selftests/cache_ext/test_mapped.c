@@ -6,6 +6,8 @@
  *   mapped_use_reaches_the_policy  count_events hears of folios used
  *		through a mapping when reclaim looks at them, and nothing
  *		with cache_ext.mapped_accesses=0
+ *   trace_records_mapped_uses_for_the_simulator  cachectl trace records
+ *		them (LC_EV_MAPPED) and cachesim replays them as mapped uses
  *   mapped_hot_set_beside_a_read_stream  a hot set used through mmap
  *		beside a cold stream read with read(), its data verified
  *		on every use while it is evicted and faulted back, under
@@ -254,6 +256,55 @@ TEST_F(mapped, mapped_use_reaches_the_policy)
 struct reclaimed {
 	long policy, fallback;
 };
+
+/*
+ * cachectl trace records the mapped uses it is told of (LC_EV_MAPPED; the
+ * summary counts them), and cachesim replays them as uses through a
+ * mapping, whose bits its reclaim finds and reports: what cachectl advise
+ * compares policies on.  A log that recorded them as plain accesses would
+ * replay with no mapped use at all.
+ */
+TEST_F_TIMEOUT(mapped, trace_records_mapped_uses_for_the_simulator, 300)
+{
+	const char *ctl = getenv("CACHECTL"), *sim = getenv("CACHESIM");
+	char reclaim[PATH_MAX], log[PATH_MAX], summary[512], out[4096];
+	struct mapped_run r = { .hot = self->hot, .result = self->result,
+				.reclaim = reclaim };
+	unsigned long long events, dropped, mapped, sim_mapped = 0;
+	char *line, *col;
+	int i;
+
+	if (!ctl || !sim)
+		SKIP(return, "CACHECTL or CACHESIM is not set");
+	snprintf(reclaim, sizeof(reclaim), "%s/memory.reclaim", self->cg);
+	scratch_path(log, sizeof(log), "mapped_trace.lclog");
+	ASSERT_EQ(drop_file_cache(self->hot), 0);
+	ASSERT_EQ(run_traced(ctl, self->cg, log, "oversample=1", 0,
+			     mapped_workload, &r, summary, sizeof(summary)), 0)
+		TH_LOG("%s", summary);
+	ASSERT_EQ(sscanf(summary, "recorded %llu events, %llu dropped, to %*s (%llu uses through mappings)",
+			 &events, &dropped, &mapped), 3)
+		TH_LOG("cachectl trace said: %s", summary);
+	TH_LOG("%s", summary);
+	EXPECT_GE(mapped, HOT_PAGES / 2);
+
+	/* policy pages accesses ... ejected mapped_accesses (column 12) */
+	ASSERT_EQ(run_cmd(out, sizeof(out), "%s -p lfu -s 256 -o tsv %s", sim, log), 0)
+		TH_LOG("%s", out);
+	line = strchr(out, '\n');
+	ASSERT_NE(line, NULL) TH_LOG("%s", out);
+	col = line + 1;
+	for (i = 1; i < 12 && col; i++) {
+		col = strchr(col, '\t');
+		if (col)
+			col++;
+	}
+	ASSERT_NE(col, NULL) TH_LOG("%s", out);
+	sim_mapped = strtoull(col, NULL, 10);
+	TH_LOG("cachesim replayed it with lfu at 256 pages: %llu mapped uses found and reported", sim_mapped);
+	EXPECT_GT(sim_mapped, 0);
+	unlink(log);
+}
 
 /*
  * The hot set's misses after the warm-up under @policy (NULL: the

@@ -300,4 +300,3 @@ out:
 	bpf_object__close(obj);
 	return ret;
 }
-

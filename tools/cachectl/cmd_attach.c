@@ -99,4 +99,3 @@ int cmd_attach(int argc, char **argv)
 	free(a.sets);
 	return ret ? EXIT_FAIL : 0;
 }
-

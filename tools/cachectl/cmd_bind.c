@@ -81,4 +81,3 @@ int cmd_unbind(int argc, char **argv)
 	}
 	return bind_or_unbind("unbind", argv[1], NULL);
 }
-

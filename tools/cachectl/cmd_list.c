@@ -78,4 +78,3 @@ int cmd_list(int argc, char **argv)
 	}
 	return 0;
 }
-

@@ -29,10 +29,12 @@ static const char trace_usage[] =
 "                      [--obj tracer.bpf.o] [--set VAR=VALUE]...\n"
 "\n"
 "Binds the tracer policy (an LFU-oversampled FIFO) to CGROUP and writes\n"
-"every page cache insertion, access and eviction there, with the features\n"
-"of LearnedCache, to LOG until Ctrl-C, SIGTERM or SEC seconds.  Events the\n"
-"ring buffer could not hold are counted and recorded in the log.  Prints\n"
-"'# tracing' once recording, and a summary at the end.  Train with lctrain.\n"
+"every page cache insertion, access, use through a mapping (when the\n"
+"kernel finds it: reclaim or MGLRU's walk) and eviction there, with the\n"
+"features of LearnedCache, to LOG until Ctrl-C, SIGTERM or SEC seconds.\n"
+"Events the ring buffer could not hold are counted and recorded in the log.\n"
+"Prints '# tracing' once recording, and a summary at the end (events,\n"
+"drops, uses through mappings).  Train with lctrain.\n"
 "  --ring-kib N   ring buffer size (a power of two, at least the page size;\n"
 "                 default 8192 KiB)\n";
 
@@ -164,8 +166,8 @@ int cmd_trace(int argc, char **argv)
 	recorder_drops(&rec, nr_dropped);
 	if (recorder_close(&rec, output))
 		goto out;
-	printf("recorded %llu events, %llu dropped, to %s\n", rec.written,
-	       rec.dropped, output);
+	printf("recorded %llu events, %llu dropped, to %s (%llu uses through mappings)\n",
+	       rec.written, rec.dropped, output, rec.mapped);
 	ret = 0;
 out:
 	bpf_link__destroy(link);

@@ -74,6 +74,7 @@ int recorder_on_event(void *ctx, void *data, size_t size)
 		return r->error;
 	}
 	r->written++;
+	r->mapped += ((const struct lc_event *)data)->type == LC_EV_MAPPED;
 	return 0;
 }
 

@@ -18,6 +18,7 @@ struct bpf_object;
 struct recorder {
 	FILE *out;
 	unsigned long long written, dropped;	/* events, drops so far */
+	unsigned long long mapped;		/* of @written, LC_EV_MAPPED */
 	unsigned long long drops_seen;		/* nr_dropped at the last record */
 	int error;				/* -errno of the first failure */
 };

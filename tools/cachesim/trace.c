@@ -286,6 +286,9 @@ static int read_lclog(const char *path, struct sim_trace *t, char *err,
 		else if (e->type == LC_EV_ACCESS)
 			ret = sim_trace_add(t, e->dev, e->ino, e->index,
 					    SIM_READ, e->time_ns);
+		else if (e->type == LC_EV_MAPPED)
+			ret = sim_trace_add(t, e->dev, e->ino, e->index,
+					    SIM_MAPPED, e->time_ns);
 	}
 	lc_events_free(&ev);
 	return ret;

@@ -281,7 +281,7 @@ int dataset_build_accesses(const struct lc_events *ev, uint64_t horizon_ns,
 
 	memset(ds, 0, sizeof(*ds));
 	for (i = 0; i < ev->nr; i++)
-		nr_access += ev->ev[i].type == LC_EV_ACCESS;
+		nr_access += lc_event_is_use(ev->ev[i].type);
 	for (i = 0; i < ev->nr; i++)
 		n += ev->ev[i].type != LC_EV_DROPS;
 	idx = malloc((n + 1) * sizeof(*idx));
@@ -355,7 +355,7 @@ int dataset_build_accesses(const struct lc_events *ev, uint64_t horizon_ns,
 		int64_t p, f;
 		uint64_t limit;
 
-		if (e->type != LC_EV_ACCESS)
+		if (!lc_event_is_use(e->type))
 			continue;
 		p = map_get(&pages, e->dev, e->ino, e->index);
 		f = map_get(&files, e->dev, e->ino, 0);

@@ -54,8 +54,9 @@ int lclog_parse(const void *buf, size_t size, struct lc_events *out,
 	if (hdr->version == 1)
 		return fail(err, len, -EINVAL, "log format version 1 (nine features); this reader knows version %d (ten): record the trace again with this cachectl",
 			    LC_LOG_VERSION);
-	if (hdr->version != LC_LOG_VERSION)
-		return fail(err, len, -EINVAL, "log format version %u; this reader knows version %d",
+	/* Version 2 is version 3 without mapped uses. */
+	if (hdr->version != LC_LOG_VERSION && hdr->version != 2)
+		return fail(err, len, -EINVAL, "log format version %u; this reader knows versions 2 and %d",
 			    hdr->version, LC_LOG_VERSION);
 	if (hdr->header_size != sizeof(*hdr) || hdr->record_size != sizeof(*ev) ||
 	    hdr->nr_features != LC_NR_FEATURES)
@@ -68,7 +69,8 @@ int lclog_parse(const void *buf, size_t size, struct lc_events *out,
 	ev = (const void *)((const char *)buf + sizeof(*hdr));
 	nr = (size - sizeof(*hdr)) / sizeof(*ev);
 	for (i = 0; i < nr; i++) {
-		if (!ev[i].type || ev[i].type > LC_EV_MAX)
+		if (!ev[i].type || ev[i].type > LC_EV_MAX ||
+		    (hdr->version == 2 && ev[i].type == LC_EV_MAPPED))
 			return fail(err, len, -EINVAL, "record %zu has unknown event type %u",
 				    i, ev[i].type);
 		if (ev[i].type == LC_EV_DROPS)

@@ -278,7 +278,7 @@ static void test_traces(void)
 {
 	char dir[] = "/tmp/cachesim-test.XXXXXX", path[256];
 	struct lc_log_header hdr;
-	struct lc_event ev[4];
+	struct lc_event ev[5];
 	struct sim_trace t;
 	int ret;
 
@@ -345,12 +345,14 @@ static void test_traces(void)
 				   .dev = 8, .ino = 12, .index = 5, .time_ns = 300 };
 	ev[3] = (struct lc_event){ .type = LC_EV_ACCESS,
 				   .dev = 8, .ino = 13, .index = 5, .time_ns = 400 };
-	lclog_write(path, &hdr, ev, 4);
+	ev[4] = (struct lc_event){ .type = LC_EV_MAPPED,
+				   .dev = 8, .ino = 13, .index = 5, .time_ns = 500 };
+	lclog_write(path, &hdr, ev, 5);
 	ret = sim_trace_read(path, NULL, &t, err, sizeof(err));
-	check(!ret && !strcmp(t.format, "lclog") && t.nr == 3 && t.nr_accesses == 2 &&
-	      t.req[0].op == SIM_INSERT && t.req[1].op == SIM_READ && t.nr_files == 2 &&
-	      t.nr_unique == 2,
-	      "lclog: insertions and accesses of cachectl trace, evictions left out");
+	check(!ret && !strcmp(t.format, "lclog") && t.nr == 4 && t.nr_accesses == 3 &&
+	      t.req[0].op == SIM_INSERT && t.req[1].op == SIM_READ &&
+	      t.req[3].op == SIM_MAPPED && t.nr_files == 2 && t.nr_unique == 2,
+	      "lclog: insertions, accesses and mapped uses of cachectl trace, evictions left out");
 	sim_trace_free(&t);
 
 	ret = sim_trace_read("zipf:100:1000:0.9:3", NULL, &t, err, sizeof(err));

@@ -310,10 +310,25 @@ static void test_bad_logs(const char *dir)
 	      "log: wrong magic: %s", err);
 
 	lclog_header_init(&hdr);
-	hdr.version = 3;
+	hdr.version = 4;
 	lclog_write(path, &hdr, ev, 2);
-	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL && strstr(err, "version 3"),
+	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL && strstr(err, "version 4"),
 	      "log: another version: %s", err);
+
+	/* Version 2 is version 3 without mapped uses. */
+	lclog_header_init(&hdr);
+	hdr.version = 2;
+	lclog_write(path, &hdr, ev, 2);
+	check(!lclog_read(path, &out, err, sizeof(err)) && out.nr == 2,
+	      "log: version 2 is read: %s", err);
+	lc_events_free(&out);
+	memset(&out, 0, sizeof(out));
+	ev[1].type = LC_EV_MAPPED;
+	lclog_write(path, &hdr, ev, 2);
+	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "unknown event type 5"),
+	      "log: a mapped use in a version 2 log is refused: %s", err);
+	ev[1].type = LC_EV_EVICT;
 
 	/* Version 1 (nine features) is refused with what to do. */
 	lclog_header_init(&hdr);
@@ -456,6 +471,21 @@ static void test_access_rows(void)
 	      "dataset: an access row's features are the page's state just before it");
 	if (!ret)
 		dataset_free(&ds);
+
+	/* A use through a mapping is a use like a read. */
+	{
+		struct lc_event mapped[9];
+
+		memcpy(mapped, evs, sizeof(mapped));
+		mapped[4].type = LC_EV_MAPPED;
+		ev.ev = mapped;
+		ret = dataset_build_accesses(&ev, 0, &ds);
+		check(!ret && ds.nr == 4 && ds.y[0] == 1 && ds.positives == 1 &&
+		      ds.x[2][LC_IDLE] == 10,
+		      "dataset: a mapped use (LC_EV_MAPPED) is a row and a reuse, as an access is");
+		if (!ret)
+			dataset_free(&ds);
+	}
 }
 
 int main(int argc, char **argv)
