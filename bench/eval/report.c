@@ -7,7 +7,8 @@
  * Each RESULTS.csv has rows experiment,workload,setup,rep,metric,value.
  * For every experiment it prints, and writes to OUTDIR/summary.md, one
  * table per metric it reports: a row per setup, a column per workload,
- * each cell the median over the repetitions with its min-max, and the
+ * each cell the median over the repetitions with its min-max (one run: its
+ * value), and the
  * ratio to kernel-lru and to the better of the kernel's two policies
  * measured in the same boot ("kernel" for isolation, whose setups are
  * pairs); '*' marks the best setup of a column.  For the trace experiment
@@ -337,7 +338,7 @@ static void table(FILE *md, const struct metric_info *m)
 	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
 	int nw = names(m->exp, 0, wls), ns = names(m->exp, 1, setups);
 	int w, s, any = 0, reps = 0;
-	char cell[128], a[32], b[32], c[32];
+	char cell[160], a[32], b[32], c[32], range[72];
 
 	for (w = 0; w < nw; w++)
 		for (s = 0; s < ns; s++) {
@@ -349,8 +350,13 @@ static void table(FILE *md, const struct metric_info *m)
 		}
 	if (!any)
 		return;
-	fprintf(md, "\n**%s: %s** (%s is better; median of %d, min-max; x = ratio to kernel-lru / to the better kernel policy)\n\n",
-		m->exp, m->title, m->higher_better ? "higher" : "lower", reps);
+	if (reps > 1)
+		fprintf(md, "\n**%s: %s** (%s is better; median of %d, min-max; x = ratio to kernel-lru / to the better kernel policy)\n\n",
+			m->exp, m->title, m->higher_better ? "higher" : "lower",
+			reps);
+	else
+		fprintf(md, "\n**%s: %s** (%s is better; one run; x = ratio to kernel-lru / to the better kernel policy)\n\n",
+			m->exp, m->title, m->higher_better ? "higher" : "lower");
 	printf("\n%s: %s (%s is better)\n", m->exp, m->title,
 	       m->higher_better ? "higher" : "lower");
 	fprintf(md, "| setup |");
@@ -394,13 +400,17 @@ static void table(FILE *md, const struct metric_info *m)
 			fmt(st.med, a, sizeof(a));
 			fmt(st.min, b, sizeof(b));
 			fmt(st.max, c, sizeof(c));
+			/* A range only where there is one: "value (min-max)". */
+			range[0] = '\0';
+			if (st.n > 1)
+				snprintf(range, sizeof(range), " (%s-%s)", b, c);
 			if (lru > 0 && best > 0)
-				snprintf(cell, sizeof(cell), "%s%s (%s-%s) %.2fx/%.2fx",
-					 top ? "**" : "", a, b, c, st.med / lru,
+				snprintf(cell, sizeof(cell), "%s%s%s %.2fx/%.2fx",
+					 top ? "**" : "", a, range, st.med / lru,
 					 st.med / best);
 			else
-				snprintf(cell, sizeof(cell), "%s%s (%s-%s)",
-					 top ? "**" : "", a, b, c);
+				snprintf(cell, sizeof(cell), "%s%s%s",
+					 top ? "**" : "", a, range);
 			steady = steady_runs(m->exp, wls[w], setups[s], &runs);
 			fprintf(md, " %s%s%s |", cell, top ? "**" : "",
 				steady < runs ? " †" : "");
