@@ -43,6 +43,11 @@ die() { echo "eval: $*" >&2; exit 1; }
 [ $# -ge 1 ] || die "usage: scripts/eval.sh full|quick|toy [EXPERIMENT...]"
 SCALE=$1
 shift
+# The commit whose kernel, policies and programs run (at the start: the
+# report is written hours later, when HEAD may have moved on).
+COMMIT=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$TOP" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+	COMMIT="$COMMIT + uncommitted changes"
 case "$SCALE" in
 # The VM's limits guard against a wedged guest: about twice each scale's time
 # (full: about 2 h, 3.3 h with -r 2).
@@ -219,7 +224,7 @@ for f in "$OUT"/*/results.csv; do
 	case " ${csvs[*]} " in *" $f "*) ;; *) csvs+=("$f") ;; esac
 done
 "$EVAL_BIN/report" -o "$OUT" -t "$TRACE_DIR/README.md" \
-	-T "cache_ext evaluation, $SCALE scale, $(date -u +%F), commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+	-T "cache_ext evaluation, $SCALE scale, $(date -u +%F), commit $COMMIT" \
 	"${csvs[@]}"
 [ "$status" -eq 0 ] || die "some runs failed (VM exit status $status); see $console"
 exit
