@@ -772,6 +772,60 @@ TEST_F(ctl, netlink_dump_bind_events)
 }
 
 /*
+ * A policy that cannot be registered is refused when its struct_ops map
+ * is updated (the .validate of cache_ext_ops), before a link exists, with
+ * the error registration gives: a taken name -EEXIST, a cgroup that is
+ * gone -ENOENT.  It is never announced: before .validate the second was
+ * registered, announced and unregistered again when its binding failed.
+ */
+TEST_F(ctl, unregistrable_policy_refused_before_its_link)
+{
+	static const struct {
+		const char *name;
+		bool gone_cgroup;
+		int err;
+	} cases[] = {
+		{ "fifo", false, EEXIST },	/* the fixture's policy */
+		{ "fifo_gone", true, ENOENT },
+	};
+	struct bpf_link *link;
+	uint64_t gone_id;
+	struct nl_msg m;
+	struct fifo *dup;
+	struct nl ev;
+	char *gone;
+	size_t i;
+
+	gone = memcg_create("cache_ext_ctl_gone");
+	ASSERT_NE(gone, NULL);
+	gone_id = cgroup_id_of(gone);
+	ASSERT_EQ(cg_destroy(gone), 0);
+	free(gone);
+	ASSERT_EQ(nl_open(&ev), 0);
+	ASSERT_EQ(mnl_socket_setsockopt(ev.sock, NETLINK_ADD_MEMBERSHIP,
+					&ev.events_group, sizeof(int)), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dup = fifo__open();
+		ASSERT_NE(dup, NULL);
+		if (cases[i].gone_cgroup)
+			dup->struct_ops.fifo->cgroup_id = gone_id;
+		ASSERT_EQ(struct_ops_set_name(dup->obj, dup->maps.fifo,
+					      cases[i].name), 0);
+		ASSERT_EQ(fifo__load(dup), 0);
+		link = bpf_map__attach_struct_ops(dup->maps.fifo);
+		EXPECT_EQ(link, NULL);
+		EXPECT_EQ(errno, cases[i].err) TH_LOG("%s: %s", cases[i].name,
+						     strerror(errno));
+		bpf_link__destroy(link);
+		fifo__destroy(dup);
+	}
+	/* Nothing was registered, so nothing was announced. */
+	EXPECT_EQ(nl_wait_event(&ev, CACHE_EXT_EV_REGISTERED, &m), -EAGAIN)
+		TH_LOG("announced: %s", m.policy);
+	mnl_socket_close(ev.sock);
+}
+
+/*
  * Policies by name: loaded with its defaults, the module has cachectl
  * register the standard suite, and memory.cache_ext takes their names
  * with no attach step; an unknown name logs the ones that exist.

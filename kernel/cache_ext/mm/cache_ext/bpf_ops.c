@@ -75,6 +75,15 @@ static int cache_ext_ops_init_member(const struct btf_type *t,
 	return 0;
 }
 
+/*
+ * At the struct_ops map's update, before any link: a policy that could not
+ * be registered is refused at load, with its registration's error.
+ */
+static int cache_ext_ops_validate(void *kdata)
+{
+	return cache_ext_policy_validate(kdata);
+}
+
 static int cache_ext_ops_reg(void *kdata, struct bpf_link *link)
 {
 	return cache_ext_policy_register(kdata);
@@ -83,16 +92,6 @@ static int cache_ext_ops_reg(void *kdata, struct bpf_link *link)
 static void cache_ext_ops_unreg(void *kdata, struct bpf_link *link)
 {
 	cache_ext_policy_unregister(kdata);
-}
-
-/*
- * Replacing a live policy under its bindings would need every binding's
- * state handed over; unregister and register a new policy instead.
- */
-static int cache_ext_ops_update(void *kdata, void *old_kdata,
-				struct bpf_link *link)
-{
-	return -EOPNOTSUPP;
 }
 
 /* CFI stubs: one per callback, with the callback's exact prototype. */
@@ -154,9 +153,14 @@ static struct bpf_struct_ops bpf_cache_ext_ops = {
 	.init		= cache_ext_ops_init,
 	.check_member	= cache_ext_ops_check_member,
 	.init_member	= cache_ext_ops_init_member,
+	.validate	= cache_ext_ops_validate,
 	.reg		= cache_ext_ops_reg,
 	.unreg		= cache_ext_ops_unreg,
-	.update		= cache_ext_ops_update,
+	/*
+	 * No .update (link_update gives -EOPNOTSUPP): replacing a live policy
+	 * under its bindings would need every binding's state handed over;
+	 * unregister and register a new policy instead.
+	 */
 	.cfi_stubs	= &__bpf_cache_ext_ops,
 	.name		= "cache_ext_ops",
 	.owner		= THIS_MODULE,

@@ -1076,6 +1076,49 @@ void cache_ext_memcg_offline(struct mem_cgroup *memcg)
 /* ------------------------------------------------------------------ */
 
 /**
+ * cache_ext_policy_validate - the checks of registration that can be made
+ *	before it
+ * @ops: kernel copy of the policy's struct cache_ext_ops, complete
+ *
+ * Called when the policy's struct_ops map is updated, before a link can
+ * be created, so that a policy that cannot be registered is refused
+ * there, with the error its registration would give: its name is free,
+ * and the cgroup of &cache_ext_ops.cgroup_id, if any, exists, has the
+ * memory controller of its own and is not the root.  What these look at
+ * can change before the link is created: cache_ext_policy_register()
+ * checks again.  A cgroup that has a policy is left to registration:
+ * -EBUSY from a map update tells libbpf that the map was updated before
+ * (it then goes on to create the link), not that it was refused.
+ *
+ * Return: 0, -EINVAL (no name; a root cgroup, or one without the memory
+ * controller), -EEXIST (a policy of that name is registered), -ENOENT (no
+ * such cgroup).
+ */
+int cache_ext_policy_validate(const struct cache_ext_ops *ops)
+{
+	struct mem_cgroup *memcg;
+	int ret = 0;
+
+	if (!ops->name[0])
+		return -EINVAL;
+	mutex_lock(&cache_ext_mutex);
+	if (policy_find_by_name(ops->name)) {
+		ret = -EEXIST;
+	} else if (ops->cgroup_id) {
+		memcg = memcg_get_by_cgroup_id(ops->cgroup_id);
+		if (IS_ERR(memcg)) {
+			ret = PTR_ERR(memcg);
+		} else {
+			if (mem_cgroup_is_root(memcg))
+				ret = -EINVAL;
+			css_put(&memcg->css);
+		}
+	}
+	mutex_unlock(&cache_ext_mutex);
+	return ret;
+}
+
+/**
  * cache_ext_policy_register - make a policy known and apply its binding
  * @ops: kernel copy of the policy's struct cache_ext_ops
  *
