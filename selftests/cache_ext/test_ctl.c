@@ -814,8 +814,8 @@ TEST_F(ctl, unregistrable_policy_refused_before_its_link)
 		ASSERT_EQ(fifo__load(dup), 0);
 		link = bpf_map__attach_struct_ops(dup->maps.fifo);
 		EXPECT_EQ(link, NULL);
-		EXPECT_EQ(errno, cases[i].err) TH_LOG("%s: %s", cases[i].name,
-						     strerror(errno));
+		EXPECT_EQ(errno, cases[i].err)
+			TH_LOG("%s: %s", cases[i].name, strerror(errno));
 		bpf_link__destroy(link);
 		fifo__destroy(dup);
 	}

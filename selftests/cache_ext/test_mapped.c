@@ -286,8 +286,9 @@ TEST_F_TIMEOUT(mapped, trace_records_mapped_uses_for_the_simulator, 300)
 	ASSERT_EQ(run_traced(ctl, self->cg, log, "oversample=1", 0,
 			     mapped_workload, &r, summary, sizeof(summary)), 0)
 		TH_LOG("%s", summary);
-	ASSERT_EQ(sscanf(summary, "recorded %llu events, %llu dropped, to %*s (%llu uses through mappings)",
-			 &events, &dropped, &mapped), 3)
+	i = sscanf(summary, "recorded %llu events, %llu dropped, to %*s (%llu uses through mappings)",
+		   &events, &dropped, &mapped);
+	ASSERT_EQ(i, 3)
 		TH_LOG("cachectl trace said: %s", summary);
 	TH_LOG("%s", summary);
 	EXPECT_GE(mapped, HOT_PAGES / 2);
@@ -305,7 +306,8 @@ TEST_F_TIMEOUT(mapped, trace_records_mapped_uses_for_the_simulator, 300)
 	}
 	ASSERT_NE(col, NULL) TH_LOG("%s", out);
 	sim_mapped = strtoull(col, NULL, 10);
-	TH_LOG("cachesim replayed it with lfu at 256 pages: %llu mapped uses found and reported", sim_mapped);
+	TH_LOG("cachesim (lfu, 256 pages) found and reported %llu mapped uses",
+	       sim_mapped);
 	EXPECT_GT(sim_mapped, 0);
 	unlink(log);
 }
