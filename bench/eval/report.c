@@ -505,10 +505,19 @@ static int figure(const char *dir, const struct metric_info *m)
 	f = fopen(dat, "w");
 	if (!f)
 		return -1;
-	/* The simulated setups have rows of their own metric only. */
-	for (s = w = 0; s < ns; s++)
-		if (!is_simulated(setups[s]))
+	/*
+	 * The simulated setups have rows of their own metric only, and a
+	 * setup without this metric anywhere would be a column gnuplot
+	 * refuses ("No valid points").
+	 */
+	for (s = w = 0; s < ns; s++) {
+		int k, any = 0;
+
+		for (k = 0; k < nw; k++)
+			any |= stats(m->exp, wls[k], setups[s], m->metric).n;
+		if (any && !is_simulated(setups[s]))
 			setups[w++] = setups[s];
+	}
 	ns = w;
 	fprintf(f, "workload");
 	for (s = 0; s < ns; s++)
@@ -1138,7 +1147,7 @@ static void print_claims(FILE *md)
 	size_t i;
 
 	fprintf(md, "\n## The papers' claims, measured here\n\n"
-		    "Ratio of the setup's median to the baseline's median in the same boot; over several workloads (or ml_rank's oversampling factors) the best, among those where every setup ran all its repetitions.  \"held\": the effect goes the claimed way and is at least half as large.  Times under TCG on a shared machine vary by 5-30%% from run to run; the disk reads of the same comparison (lower is better), which repeat within about 1%%, say whether a policy kept more of what was needed.\n\n"
+		    "Ratio of the setup's median to the baseline's median in the same boot; over several workloads (or ml_rank's oversampling factors) the best, among those where every setup ran all its repetitions.  \"held\": the effect goes the claimed way and is at least half as large, and where disk reads were measured the setup read fewer per operation: the claims are about what a policy keeps cached, and an effect at as many reads or more is not the cache's doing (the best of several workloads' throughput from one run is the likeliest to be noise).  Times under TCG on a shared machine vary by 5-30%% from run to run; the disk reads of the same comparison (lower is better), which repeat within about 1%%, say whether a policy kept more of what was needed.\n\n"
 		    "The last column gives what the cause is read from: the setup's misses in cachesim on the workload's reference string over LRU's, and Belady's (the room: below 5%%, no policy can win); its guest CPU time per operation over kernel-lru's (decisions cost 20-50x native under TCG); and its runs at steady state.\n\n"
 		    "| claim | paper | measured | disk reads | where | held | cause, measured |\n|---|---|---|---|---|---|---|\n");
 	printf("\nThe papers' claims, measured here\n");
@@ -1148,7 +1157,7 @@ static void print_claims(FILE *md)
 		const char *wls[MAX_NAMES], *setups[MAX_NAMES];
 		int nw = names(c->exp, 0, wls), ns = names(c->exp, 1, setups);
 		double best = 0, claimed = c->paper - 1, got, disk = 0;
-		char dr[32] = "-";
+		char dr[32] = "-", verdict[64];
 		char where[128] = "", why[256] = "";
 		int w, s, held, reps;
 
@@ -1200,9 +1209,15 @@ static void print_claims(FILE *md)
 			held = claimed * got > 0 && fabs(got) >= fabs(claimed) / 2;
 		if (disk > 0)
 			snprintf(dr, sizeof(dr), "%.2fx", disk);
+		snprintf(verdict, sizeof(verdict), "%s", held ? "yes" : "**no**");
+		/* An effect the disk reads do not show is not the cache's. */
+		if (held && disk > 0.99 && strcmp(c->setup, "noop")) {
+			held = 0;
+			snprintf(verdict, sizeof(verdict),
+				 "**no**: as many disk reads (%.2fx)", disk);
+		}
 		fprintf(md, "| %s | %.2fx | %.2fx | %s | %s | %s | %s |\n", c->what,
-			c->paper, best, dr, where, held ? "yes" : "**no**",
-			why[0] ? why : "-");
+			c->paper, best, dr, where, verdict, why[0] ? why : "-");
 		printf("  %-68s paper %.2fx, here %.2fx (%s): %s\n", c->what,
 		       c->paper, best, where, held ? "held" : "NOT reproduced");
 	}
