@@ -338,7 +338,7 @@ static void table(FILE *md, const struct metric_info *m)
 	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
 	int nw = names(m->exp, 0, wls), ns = names(m->exp, 1, setups);
 	int w, s, any = 0, reps = 0;
-	char cell[160], a[32], b[32], c[32], range[72];
+	char cell[160], a[32], b[32], c[32], range[72], how[48] = "one run";
 
 	for (w = 0; w < nw; w++)
 		for (s = 0; s < ns; s++) {
@@ -351,12 +351,9 @@ static void table(FILE *md, const struct metric_info *m)
 	if (!any)
 		return;
 	if (reps > 1)
-		fprintf(md, "\n**%s: %s** (%s is better; median of %d, min-max; x = ratio to kernel-lru / to the better kernel policy)\n\n",
-			m->exp, m->title, m->higher_better ? "higher" : "lower",
-			reps);
-	else
-		fprintf(md, "\n**%s: %s** (%s is better; one run; x = ratio to kernel-lru / to the better kernel policy)\n\n",
-			m->exp, m->title, m->higher_better ? "higher" : "lower");
+		snprintf(how, sizeof(how), "median of %d, min-max", reps);
+	fprintf(md, "\n**%s: %s** (%s is better; %s; x = ratio to kernel-lru / to the better kernel policy)\n\n",
+		m->exp, m->title, m->higher_better ? "higher" : "lower", how);
 	printf("\n%s: %s (%s is better)\n", m->exp, m->title,
 	       m->higher_better ? "higher" : "lower");
 	fprintf(md, "| setup |");

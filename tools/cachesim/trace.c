@@ -280,15 +280,12 @@ static int read_lclog(const char *path, struct sim_trace *t, char *err,
 	for (i = 0; !ret && i < ev.nr; i++) {
 		const struct lc_event *e = &ev.ev[i];
 
-		if (e->type == LC_EV_INSERT)
+		/* Evictions and drops are the tracer's, not the workload's. */
+		if (e->type == LC_EV_INSERT || lc_event_is_use(e->type))
 			ret = sim_trace_add(t, e->dev, e->ino, e->index,
-					    SIM_INSERT, e->time_ns);
-		else if (e->type == LC_EV_ACCESS)
-			ret = sim_trace_add(t, e->dev, e->ino, e->index,
+					    e->type == LC_EV_INSERT ? SIM_INSERT :
+					    e->type == LC_EV_MAPPED ? SIM_MAPPED :
 					    SIM_READ, e->time_ns);
-		else if (e->type == LC_EV_MAPPED)
-			ret = sim_trace_add(t, e->dev, e->ino, e->index,
-					    SIM_MAPPED, e->time_ns);
 	}
 	lc_events_free(&ev);
 	return ret;
