@@ -238,12 +238,13 @@ static long long measure_zipf(struct __test_metadata *_metadata,
 /*
  * On Zipfian reads (12 MiB of the stream file in a 4 MiB cgroup) the
  * signal is frequency, lfu's own: the model, traced and trained on the
- * same sequence, ties lfu or does better (within 2%; measured -0.5% and
- * +0.8%).  Its hold-out AUC is 0.56-0.62, near min_auc: min_auc=0 keeps
- * the test about scoring.
+ * same sequence, ties lfu or does better (within 3%, see below).  Its
+ * hold-out AUC is 0.56-0.62, near min_auc: min_auc=0 keeps the test about
+ * scoring.
  */
 TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 300)
 {
+	const char *rank_knobs = "oversample=20 min_auc=0";
 	char summary[256] = "";
 	long long lfu, rank;
 
@@ -266,23 +267,35 @@ TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 300)
 	 */
 	ASSERT_EQ(set_core_param("evict_budget_ms", 5000), 0);
 	/*
-	 * Each policy twice, interleaved, summed: one run of either varies
-	 * by up to 2.6% from the next (lfu: 7297-7493 disk reads in five
-	 * runs of the same seeded reads; why was not found), which a 2%
-	 * bound on one pair cannot absorb.
+	 * Each policy three times, in turns whose order alternates, summed.
+	 * One run of either varies by up to 3% from the next with the same
+	 * seeded reads, and later runs of a test read more than earlier ones
+	 * (lfu 7465, 7520, 7638, 7709 in four turns); why was not found.
+	 * Alternating the order keeps that drift off one policy; over two
+	 * turns ml_rank came out -3.0% to +2.2% of lfu in eight runs, mean
+	 * -0.8%, so a tie is within 3% over three.
 	 */
 	lfu = 0;
 	rank = 0;
-	for (int i = 0; i < 2; i++) {
-		lfu += measure_zipf(_metadata, self, "lfu", NULL);
-		rank += measure_zipf(_metadata, self, "ml_rank",
-				     "oversample=20 min_auc=0");
+	for (int i = 0; i < 3; i++) {
+		long long l, r;
+
+		if (i % 2) {
+			r = measure_zipf(_metadata, self, "ml_rank", rank_knobs);
+			l = measure_zipf(_metadata, self, "lfu", NULL);
+		} else {
+			l = measure_zipf(_metadata, self, "lfu", NULL);
+			r = measure_zipf(_metadata, self, "ml_rank", rank_knobs);
+		}
+		TH_LOG("turn %d: lfu %lld, ml_rank 20x %lld", i, l, r);
+		lfu += l;
+		rank += r;
 	}
 	set_core_param("evict_budget_ms", 200);
-	TH_LOG("disk reads, two runs each: lfu %lld, ml_rank 20x %lld (%+.1f%%)",
+	TH_LOG("disk reads, three runs each: lfu %lld, ml_rank 20x %lld (%+.1f%%)",
 	       lfu, rank,
 	       (double)(rank - lfu) * 100 / lfu);
-	EXPECT_LE(rank * 100, lfu * 102);
+	EXPECT_LE(rank * 100, lfu * 103);
 }
 
 TEST_F_TIMEOUT(learned, no_model_is_fifo_and_says_so, 600)
