@@ -355,9 +355,32 @@ BTF_ID_FLAGS(func, bpf_cache_ext_model_threshold)
 BTF_ID_FLAGS(func, bpf_cache_ext_model_auc)
 BTF_KFUNCS_END(model_kfunc_ids)
 
+BTF_ID_LIST_SINGLE(model_ops_type_ids, struct, cache_ext_ops)
+
+/*
+ * Who may score: cache_ext policies (struct_ops programs of struct
+ * cache_ext_ops), and SYSCALL programs, which run only when their loader
+ * runs them (BPF_PROG_RUN, in process context) and through which a
+ * model's kernel scoring is checked against lctrain's.  Any other
+ * struct_ops (a TCP congestion control, a scheduler) is refused when it
+ * loads: a model is loaded for the cache, and nothing else should come to
+ * depend on its name or its weights.  The filter sees every kfunc call of
+ * every program of both types and leaves the others' kfuncs alone.
+ */
+static int model_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	if (!btf_id_set8_contains(&model_kfunc_ids, kfunc_id))
+		return 0;
+	if (prog->type == BPF_PROG_TYPE_STRUCT_OPS &&
+	    prog->aux->attach_btf_id != model_ops_type_ids[0])
+		return -EACCES;
+	return 0;
+}
+
 static const struct btf_kfunc_id_set model_kfunc_set = {
 	.owner	= THIS_MODULE,
 	.set	= &model_kfunc_ids,
+	.filter	= model_kfunc_filter,
 };
 
 /* ---- sysfs: models/load, models/unload, models/<name>/summary ---- */

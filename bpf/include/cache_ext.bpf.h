@@ -34,7 +34,7 @@
 	SEC("struct_ops.s/" #name) BPF_PROG(name, ##args)
 
 /*
- * kfuncs (mm/cache_ext/lists.c, evict.c).  Every memcg argument names a
+ * kfuncs (mm/cache_ext/lists.c, evict.c, core.c).  Every memcg argument names a
  * binding, every folio argument a tracked folio of it; both are validated
  * and misuse returns a negative errno.
  */
@@ -65,6 +65,9 @@ extern s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 extern u32 *bpf_cache_ext_folio_data(struct folio *folio,
 				     int rdwr_buf_size) __ksym;
 extern int bpf_cache_ext_folio_prefetched(struct folio *folio) __ksym;
+/* Give up: the policy is ejected with @msg__str as the reason's text. */
+extern int bpf_cache_ext_eject_self(struct mem_cgroup *memcg,
+				    const char *msg__str) __ksym;
 
 #define CACHE_EXT_HEAD	false
 #define CACHE_EXT_TAIL	true

@@ -327,6 +327,11 @@ static void run_hostile(struct __test_metadata *_metadata,
 	EXPECT_NE(strstr(skel->bss->exit_msg, why), NULL)
 		TH_LOG("exit() was told '%s'; want '%s'", skel->bss->exit_msg, why);
 	EXPECT_EQ(kmsg_contains(skel->bss->exit_msg), 1);
+	if (!strcmp(name, "hostile_quit")) {
+		/* Gave up once; every later call found it ejected. */
+		EXPECT_EQ(skel->bss->nr_quit_ok, 1);
+		EXPECT_GE(skel->bss->nr_quit_refused, 1);
+	}
 	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
 
 	bpf_link__destroy(fifo_link);
@@ -355,6 +360,17 @@ TEST_F(evict, eject_timeout)
 	run_hostile(_metadata, self, "hostile_spin",
 		    "(evict_folios() over its time budget)",
 		    "evict_folios() took ");
+}
+
+/*
+ * A policy that gives up through bpf_cache_ext_eject_self() is ejected as
+ * the kernel ejects one, with its own words; a second call finds it
+ * ejected.
+ */
+TEST_F(evict, eject_self)
+{
+	run_hostile(_metadata, self, "hostile_quit", "(the policy gave up)",
+		    "hostile_quit gives up on purpose (in cgroup ");
 }
 
 /* init() failing refuses the binding with its error; nothing stays bound. */

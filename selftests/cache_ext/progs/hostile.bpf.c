@@ -29,6 +29,11 @@ __u64 nr_evict_calls, nr_rejected, nr_spins, nr_removed, nr_added;
 int late_propose_ret;
 __u32 late_yields;
 __u64 nr_spins_refused, nr_spins_in_budget;
+/*
+ * What bpf_cache_ext_eject_self() answered hostile_quit: 0 once, to the
+ * call that ejected it, -EINVAL to every later one (-EINVAL, ejected).
+ */
+__u32 nr_quit_ok, nr_quit_refused;
 
 /* What exit() was told, for the ejection tests. */
 __u32 exit_reason;
@@ -158,6 +163,20 @@ void CACHE_EXT_OP(slow_added, struct folio *folio, struct mem_cgroup *memcg)
 	spin(added_spin_ns);
 }
 
+/* Gives up on its first eviction request, proposing nothing. */
+void CACHE_EXT_OP(quit_evict, struct cache_ext_eviction_ctx *req,
+		  struct mem_cgroup *memcg)
+{
+	const char *again = "and again";
+	int ret;
+
+	__sync_fetch_and_add(&nr_evict_calls, 1);
+	ret = bpf_cache_ext_eject_self(memcg, "hostile_quit gives up on purpose");
+	__sync_fetch_and_add(ret ? &nr_quit_refused : &nr_quit_ok, 1);
+	ret = bpf_cache_ext_eject_self(memcg, again);
+	__sync_fetch_and_add(ret ? &nr_quit_refused : &nr_quit_ok, 1);
+}
+
 s32 CACHE_EXT_OP(failing_init, struct mem_cgroup *memcg)
 {
 	return init_error;
@@ -212,6 +231,15 @@ struct cache_ext_ops hostile_forever = {
 	.folio_added	= (void *)list_added,
 	.evict_folios	= (void *)forever_evict,
 	.name		= "hostile_forever",
+};
+
+SEC(".struct_ops.link")
+struct cache_ext_ops hostile_quit = {
+	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
+	.folio_added	= (void *)list_added,
+	.evict_folios	= (void *)quit_evict,
+	.name		= "hostile_quit",
 };
 
 SEC(".struct_ops.link")

@@ -62,6 +62,8 @@ enum cache_ext_consts {
  * @CACHE_EXT_EJECT_EVENT_TIMEOUT: %CACHE_EXT_OVERRUN_LIMIT event callbacks
  *	(folio_added(), folio_accessed(), folio_removed(), admit_folio()) in
  *	a row overran their time budget
+ * @CACHE_EXT_EJECT_SELF: the policy gave up: it called
+ *	bpf_cache_ext_eject_self() with a message saying why
  * @CACHE_EXT_EJECT_NR: number of reasons
  */
 enum cache_ext_eject_reason {
@@ -74,6 +76,7 @@ enum cache_ext_eject_reason {
 	CACHE_EXT_EJECT_INIT_FAILED,
 	CACHE_EXT_EJECT_KILLED,
 	CACHE_EXT_EJECT_EVENT_TIMEOUT,
+	CACHE_EXT_EJECT_SELF,
 	CACHE_EXT_EJECT_NR,
 };
 

@@ -167,10 +167,10 @@ static struct bpf_struct_ops bpf_cache_ext_ops = {
 };
 
 /*
- * The kfuncs of lists.c and evict.c.  Every pointer they take must be
- * trusted: a callback's argument or a folio from the list iterator.  A
- * pointer walked to from elsewhere (task->mm->..., a cast) is refused when
- * the program loads.
+ * The kfuncs of lists.c, evict.c and core.c.  Every pointer they take
+ * must be trusted: a callback's argument or a folio from the list
+ * iterator.  A pointer walked to from elsewhere (task->mm->..., a cast) is
+ * refused when the program loads.  Messages are constant strings.
  */
 BTF_KFUNCS_START(cache_ext_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_cache_ext_list_create, KF_TRUSTED_ARGS)
@@ -187,6 +187,7 @@ BTF_ID_FLAGS(func, bpf_cache_ext_propose_list, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_cache_ext_list_rotate, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_cache_ext_folio_data, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_cache_ext_folio_prefetched, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_cache_ext_eject_self, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(cache_ext_kfunc_ids)
 
 BTF_ID_LIST_SINGLE(cache_ext_ops_type_ids, struct, cache_ext_ops)

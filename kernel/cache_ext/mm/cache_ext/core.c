@@ -36,6 +36,7 @@
 
 #define pr_fmt(fmt) "cache_ext: " fmt
 
+#include <linux/btf.h>
 #include <linux/cache_ext.h>
 #include <linux/cgroup.h>
 #include <linux/hashtable.h>
@@ -178,6 +179,7 @@ static const char * const eject_reasons[CACHE_EXT_EJECT_NR] = {
 	[CACHE_EXT_EJECT_INIT_FAILED]	= "init() failed",
 	[CACHE_EXT_EJECT_KILLED]	= "killed by an administrator",
 	[CACHE_EXT_EJECT_EVENT_TIMEOUT]	= "an event callback over its time budget",
+	[CACHE_EXT_EJECT_SELF]		= "the policy gave up",
 };
 
 /**
@@ -575,15 +577,18 @@ static void eject_workfn(struct work_struct *work)
  * May be called from any context, reclaim included.  The hooks and
  * reclaim stop using the policy at once; its bindings are torn down from
  * a work item, after which the cgroups use the kernel's LRU again.
+ *
+ * Return: true if this call ejected the policy, false if it was ejected
+ * already (for another reason, which stays).
  */
-void cache_ext_eject(struct cache_ext_policy *policy,
+bool cache_ext_eject(struct cache_ext_policy *policy,
 		     enum cache_ext_eject_reason reason, const char *fmt, ...)
 {
 	va_list args;
 
 	if (atomic_cmpxchg(&policy->eject_reason, CACHE_EXT_EJECT_NONE,
 			   reason) != CACHE_EXT_EJECT_NONE)
-		return;
+		return false;
 	va_start(args, fmt);
 	vscnprintf(policy->eject_msg, sizeof(policy->eject_msg), fmt, args);
 	va_end(args);
@@ -593,6 +598,7 @@ void cache_ext_eject(struct cache_ext_policy *policy,
 	trace_cache_ext_eject(policy->ops->name, reason,
 			      cache_ext_eject_reason_str(reason));
 	queue_work(system_unbound_wq, &policy->eject_work);
+	return true;
 }
 
 /**
@@ -630,6 +636,41 @@ void cache_ext_note_error(struct cache_ext_binding *binding,
 				CACHE_EXT_ERROR_BUDGET,
 				cgroup_id(binding->memcg->css.cgroup));
 }
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpf_cache_ext_eject_self - a policy gives up: eject it, saying why
+ * @memcg: the cgroup of the running callback, or another cgroup bound to
+ *	the same policy
+ * @msg__str: why, a constant string
+ *
+ * For a policy that finds it cannot go on (a list it relies on is gone,
+ * state it keeps is inconsistent, a limit of its own is reached) and
+ * would rather hand its cgroups back to the kernel's LRU than keep
+ * deciding, as sched_ext's scx_bpf_error() does for a scheduler.  The
+ * ejection is the one the kernel makes for a misbehaving policy, with
+ * reason %CACHE_EXT_EJECT_SELF and @msg__str (and the cgroup) as its
+ * message: in the log, the cache_ext_eject tracepoint, the policy's
+ * exit() and its cache_ext_ctl events.  The policy's kfuncs fail from
+ * now on, the callback should return.
+ *
+ * Return: 0; -EINVAL if not called from a callback of a policy bound to
+ * @memcg, or if the policy is ejected already.
+ */
+__bpf_kfunc int bpf_cache_ext_eject_self(struct mem_cgroup *memcg,
+					 const char *msg__str)
+{
+	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+
+	if (!b || !cache_ext_eject(b->policy, CACHE_EXT_EJECT_SELF,
+				   "%s (in cgroup %llu)", msg__str,
+				   cgroup_id(memcg->css.cgroup)))
+		return -EINVAL;
+	return 0;
+}
+
+__bpf_kfunc_end_defs();
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "cache_ext."

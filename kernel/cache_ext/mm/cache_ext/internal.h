@@ -676,7 +676,7 @@ struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg);
 struct cache_ext_binding *cache_ext_sibling_binding(struct cache_ext_binding *b,
 						    unsigned long memcg);
 __printf(3, 4)
-void cache_ext_eject(struct cache_ext_policy *policy,
+bool cache_ext_eject(struct cache_ext_policy *policy,
 		     enum cache_ext_eject_reason reason, const char *fmt, ...);
 void cache_ext_note_error(struct cache_ext_binding *binding,
 			  enum cache_ext_eject_reason reason);
