@@ -150,8 +150,7 @@ $(1)/module/cache_ext_ctl.ko: Kbuild $(wildcard module/*) bpf/include/lc_feature
 	@# lc_features.h sits beside the module's sources, as in the kernel tree.
 	@cp bpf/include/lc_features.h $(1)/module/
 	@rm -f $$@
-	@$$(MAKE) -s -C $(2) M=$(1) CONFIG_CACHE_EXT_CTL=m \
-		CACHE_EXT_HELPER=$$(CACHECTL) modules
+	@$$(MAKE) -s -C $(2) M=$(1) CONFIG_CACHE_EXT_CTL=m modules
 endef
 $(eval $(call ctl_ko_rule,$(EXTMOD),$(KOUT)))
 

@@ -16,6 +16,7 @@ void cache_ext_ctl_sysfs_sync(void);
 
 /* preload.c: the standard policies, registered by cachectl when we load. */
 void cache_ext_ctl_preload(void);
+void cache_ext_ctl_preload_exit(void);
 int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
 			     char *buf, size_t len);
 

@@ -91,6 +91,7 @@ err_hist:
 
 static void __exit cache_ext_ctl_exit(void)
 {
+	cache_ext_ctl_preload_exit();
 	cache_ext_unregister_notifier(&cache_ext_ctl_nb);
 	cache_ext_ctl_nl_exit();
 	cache_ext_ctl_models_exit();

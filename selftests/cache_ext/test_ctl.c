@@ -846,8 +846,10 @@ TEST_F(ctl, unregistrable_policy_refused_before_its_link)
 }
 
 /*
- * Policies by name: loaded with its defaults, the module has cachectl
- * register the standard suite, and memory.cache_ext takes their names
+ * Policies by name: the module has no helper path of its own and preloads
+ * nothing until it is given one; written to its helper parameter (as an
+ * init script does for a built-in module), the cachectl under test
+ * registers the standard suite, and memory.cache_ext takes their names
  * with no attach step; an unknown name logs the ones that exist.
  */
 TEST(policies_by_name_after_module_load)
@@ -857,25 +859,32 @@ TEST(policies_by_name_after_module_load)
 		"admit_filter",
 	};
 	const char *cachectl = getenv("CACHECTL");
-	char sel[PATH_MAX], path[PATH_MAX], buf[64], params[PATH_MAX + 16];
+	char sel[PATH_MAX], path[PATH_MAX], buf[64];
 	char *cg;
 	size_t i;
+	int tries;
 
 	if (!scratch_dir() || !getenv("CACHE_EXT_CTL_KO") || !cachectl)
 		SKIP(return, "run in the VM with CACHE_EXT_CTL_KO and CACHECTL set");
 	if (!access(SYSFS, F_OK))
 		ASSERT_EQ(ctl_module_unload(), 0);
-	/*
-	 * The default preload list, run by the cachectl under test: a module
-	 * built in-tree names /usr/local/sbin/cachectl, which need not exist.
-	 */
-	snprintf(params, sizeof(params), "helper=%s", cachectl);
-	ASSERT_EQ(ctl_module_load_params(params), 0);
+	ASSERT_EQ(ctl_module_load_params(""), 0);
+	EXPECT_EQ(kmsg_contains("cache_ext: no helper given: policies are not preloaded"), 1);
+	snprintf(path, sizeof(path), SYSFS "/policies/%s/state", suite[0]);
+	EXPECT_NE(access(path, F_OK), 0);
+
+	/* The write returns at once; the preload runs from a work item. */
+	ASSERT_EQ(write_str("/sys/module/cache_ext_ctl/parameters/helper", cachectl), 0);
 	for (i = 0; i < ARRAY_SIZE(suite); i++) {
 		snprintf(path, sizeof(path), SYSFS "/policies/%s/state", suite[i]);
+		for (tries = 0; tries < 600 && access(path, F_OK); tries++)
+			usleep(100000);
 		EXPECT_EQ(read_file(path, buf, sizeof(buf)), 0) TH_LOG("%s", suite[i]);
 		EXPECT_STREQ(buf, "active\n");
 	}
+	for (tries = 0; tries < 100 &&
+	     kmsg_contains("cache_ext: policies registered: fifo,lfu,mru") != 1; tries++)
+		usleep(100000);
 	EXPECT_EQ(kmsg_contains("cache_ext: policies registered: fifo,lfu,mru"), 1);
 
 	cg = memcg_create("cache_ext_byname");

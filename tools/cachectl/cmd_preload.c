@@ -20,8 +20,9 @@ static const char preload_usage[] =
 "from their objects (NAME.bpf.o in $CACHECTL_BPF_DIR, beside the build, or\n"
 "in /usr/local/lib/cache_ext/bpf), each pinned as by 'cachectl attach', so\n"
 "that 'echo NAME > memory.cache_ext' works.  Policies registered already are\n"
-"left alone.  The cache_ext_ctl module runs this when it loads (its preload\n"
-"and helper parameters); it never loads the module itself.\n"
+"left alone.  The cache_ext_ctl module runs this when it loads, or when its\n"
+"helper parameter is written (its preload and helper parameters); it never\n"
+"loads the module itself.\n"
 "\n"
 "Exit status: 0 all registered, 1 some could not be (the messages say which).\n";
 

@@ -161,9 +161,32 @@ static int find_module(char *path, size_t len)
 	return -ENOENT;
 }
 
+/*
+ * The parameters to load the module with: $CACHECTL_MODULE_PARAMS, and
+ * this cachectl as the helper that preloads the standard suite unless they
+ * name one (the module has no default path for it).
+ */
+static const char *module_params(char *buf, size_t len)
+{
+	const char *params = getenv("CACHECTL_MODULE_PARAMS");
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (!params)
+		params = "";
+	if (strstr(params, "helper="))
+		return params;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return params;
+	self[n] = '\0';
+	snprintf(buf, len, "%s%shelper=\"%s\"", params, *params ? " " : "", self);
+	return buf;
+}
+
 int need_module(void)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], self_params[PATH_MAX + 256];
 	const char *params;
 	int fd, ret;
 
@@ -183,8 +206,8 @@ int need_module(void)
 		ctl_warn("cannot open %s: %s", path, strerror(errno));
 		return ret;
 	}
-	params = getenv("CACHECTL_MODULE_PARAMS");
-	ret = syscall(SYS_finit_module, fd, params ? params : "", 0) ? -errno : 0;
+	params = module_params(self_params, sizeof(self_params));
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
 	close(fd);
 	if (ret == -EEXIST)
 		ret = 0;
