@@ -92,7 +92,13 @@ kernel: $(BZIMAGE)
 
 # --- libbpf, bpftool and vmlinux.h from the same tree ----------------------
 
+# With it, the tree's UAPI headers (make headers: $(KOUT)/usr/include), so
+# that user space sees this kernel's linux/bpf.h (BPF_F_CGROUP_FD), not
+# the distribution's.
+KHDR_INCLUDES	:= -isystem $(KOUT)/usr/include
+
 $(LIBBPF_A): $(VMLINUX)
+	@$(MAKE) -s -C $(KSRC) O=$(KOUT) headers
 	@mkdir -p $(LIBBPF_OUT)
 	@$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(LIBBPF_OUT)/ \
 		BUILD_STATIC_ONLY=1 $(LIBBPF_A)
@@ -163,7 +169,8 @@ CACHECTL_DIR	:= tools/cachectl
 CACHECTL	:= $(B)/cachectl/cachectl
 TOOLS_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		   -Wno-missing-field-initializers -Wno-format-truncation -Werror \
-		   -I$(LIBBPF_INC) -Imodule -I$(CACHECTL_DIR) -Ibpf/include
+		   -I$(LIBBPF_INC) -Imodule -I$(CACHECTL_DIR) -Ibpf/include \
+		   $(KHDR_INCLUDES)
 TOOLS_LIBS	:= $(LIBBPF_A) -lelf -lz -lmnl -ljson-c -lm
 CACHECTL_HDRS	:= $(wildcard $(CACHECTL_DIR)/*.h) module/cache_ext_nl.h \
 		   bpf/include/lc_trace.h bpf/include/lc_features.h
@@ -327,7 +334,8 @@ tools: $(CACHECTL) $(LCTRAIN) $(CACHESIM) $(SIM_POLICIES) $(HOST_TESTS)
 
 SELFTEST_VARS := KSELFTEST_DIR=$(KSELFTEST_DIR) OUTPUT=$(SELFTEST_OUT) CTL_DIR=$(TOP)/module \
 	CACHECTL_DIR=$(TOP)/$(CACHECTL_DIR) \
-	BPF_OBJ_DIR=$(B)/bpf LIBBPF_A=$(LIBBPF_A) LIBBPF_INC=$(LIBBPF_INC)
+	BPF_OBJ_DIR=$(B)/bpf LIBBPF_A=$(LIBBPF_A) LIBBPF_INC=$(LIBBPF_INC) \
+	KHDR_INCLUDES="$(KHDR_INCLUDES)"
 
 selftests: bpf tools
 	@$(MAKE) -s -C selftests/cache_ext $(SELFTEST_VARS)
@@ -368,7 +376,8 @@ check-debug: kernel-debug $(CTL_KO_DEBUG) selftests
 BENCH_OUT	:= $(B)/bench
 BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Werror -I$(B)/bpf -I$(LIBBPF_INC) \
 		   -DBPF_OBJ_DIR='"$(B)/bpf"' \
-		   -Iselftests/cache_ext -I$(KSELFTEST_DIR)/cgroup -Itools/cachectl
+		   -Iselftests/cache_ext -I$(KSELFTEST_DIR)/cgroup -Itools/cachectl \
+		   $(KHDR_INCLUDES)
 BENCH_COMMON	:= selftests/cache_ext/cache_ext_util.c tools/cachectl/struct_ops.c \
 		   tools/cachectl/setvar.c tools/cachectl/err.c \
 		   $(KSELFTEST_DIR)/cgroup/cgroup_util.c
@@ -531,7 +540,7 @@ patches-kselftest: $(B)/.deps
 	@test -d $(SERIES_TREE)/tools/testing/selftests/cache_ext || \
 		{ echo 'patches-kselftest: no applied series in $(SERIES_TREE); run make patches first'; exit 2; }
 	@echo '  BUILD   bzImage of the series (build/series-build/y)'
-	@$(MAKE) -s -C $(SERIES_TREE) O=$(SERIES_KOUT) -j$(JOBS) bzImage modules
+	@$(MAKE) -s -C $(SERIES_TREE) O=$(SERIES_KOUT) -j$(JOBS) bzImage modules headers
 	@echo '  BUILD   make -C tools/testing/selftests TARGETS=cache_ext install (in the series tree)'
 	@rm -rf $(SERIES_TESTS)
 	@$(MAKE) -s -C $(SERIES_TREE)/tools/testing/selftests TARGETS=cache_ext \

@@ -3,8 +3,10 @@
 #ifndef _CACHE_EXT_CTL_H
 #define _CACHE_EXT_CTL_H
 
-#include <linux/cache_ext.h>
 #include <linux/kobject.h>
+
+/* mm/cache_ext/ctl.h: what cache_ext offers this module. */
+#include "ctl.h"
 
 struct dentry;
 

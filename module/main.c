@@ -103,3 +103,4 @@ module_init(cache_ext_ctl_init);
 module_exit(cache_ext_ctl_exit);
 MODULE_DESCRIPTION("cache_ext policy selection, statistics and histograms");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(CACHE_EXT);

@@ -144,7 +144,7 @@ have=$(cd "$TREE" && ls -1 *.patch | sort)
 
 rm -rf "$OUT"
 git -C "$WORK" format-patch -q --cover-letter --base=cache-ext-base \
-	--subject-prefix="RFC PATCH v1" --zero-commit --no-signature \
+	--subject-prefix="RFC PATCH v2" --zero-commit --no-signature \
 	-o "$OUT" cache-ext-base..HEAD
 n=$(ls "$OUT"/*.patch | grep -vc cover-letter)
 

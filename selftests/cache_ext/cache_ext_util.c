@@ -122,19 +122,6 @@ int read_files(char (*paths)[PATH_MAX], int nr)
 	return 0;
 }
 
-struct cachestat_range {
-	uint64_t off;
-	uint64_t len;
-};
-
-struct cachestat {
-	uint64_t nr_cache;
-	uint64_t nr_dirty;
-	uint64_t nr_writeback;
-	uint64_t nr_evicted;
-	uint64_t nr_recently_evicted;
-};
-
 long cached_pages(const char *path)
 {
 	return cached_range(path, 0, 0);
@@ -548,4 +535,21 @@ int wait_for_selection(const char *cgroup, const char *want)
 		usleep(10000);
 	}
 	return -ETIMEDOUT;
+}
+
+unsigned long long link_cgroup_id(int link_fd)
+{
+	unsigned long long id = 0;
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", link_fd);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cgroup_id: %llu", &id) == 1)
+			break;
+	fclose(f);
+	return id;
 }

@@ -106,6 +106,9 @@ long long binding_stat(uint64_t cg_id, const char *key);
 /* 1 if the kernel log holds @text, 0 if not, -errno if unreadable. */
 int kmsg_contains(const char *text);
 
+/* The cgroup a struct_ops link was created on (its fdinfo), or 0. */
+unsigned long long link_cgroup_id(int link_fd);
+
 /* Wait up to @ms milliseconds for @path to read exactly @want; 0 or -ETIMEDOUT. */
 int wait_for_text(const char *path, const char *want, int ms);
 

@@ -171,6 +171,7 @@ TEST_F(cachectl, attach_works_and_detaches)
 	size_t len = sizeof(self->out);
 	long long calls, accepted;
 	char sel[PATH_MAX], buf[64];
+	int fd;
 
 	ASSERT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --cgroup %s",
 			   self->objs, self->cg), 0) TH_LOG("%s", out);
@@ -180,6 +181,11 @@ TEST_F(cachectl, attach_works_and_detaches)
 	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", self->cg);
 	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, "cfifo\n");
+	/* Bound as upstream attaches: the link was created on the cgroup. */
+	fd = bpf_obj_get("/sys/fs/bpf/cache_ext/cfifo");
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(link_cgroup_id(fd), cgroup_id_of(self->cg));
+	close(fd);
 
 	/* Outlives the tool, and evicts: the workload runs under it. */
 	ASSERT_EQ(cg_run(self->cg, read_twice, self->file), 0);

@@ -26,7 +26,7 @@
 #include "cache_ext_util.h"
 #include "fifo.skel.h"
 #include "model_score.skel.h"
-#include "model_foreign.skel.h"
+#include "tcp_ca.skel.h"
 #include "progs/model_score.h"
 #include "cache_ext_nl.h"
 
@@ -443,17 +443,17 @@ TEST_F(ctl, model_roundtrip_and_score)
  */
 TEST_F(ctl, model_kfuncs_refused_to_other_struct_ops)
 {
-	struct model_foreign *skel;
 	static char log[16384];
+	struct tcp_ca *skel;
 
-	skel = model_foreign__open();
+	skel = tcp_ca__open();
 	ASSERT_NE(skel, NULL);
-	bpf_program__set_log_buf(skel->progs.foreign_cong_avoid, log, sizeof(log));
-	EXPECT_NE(model_foreign__load(skel), 0);
+	bpf_program__set_log_buf(skel->progs.scoring_cong_avoid, log, sizeof(log));
+	EXPECT_NE(tcp_ca__load(skel), 0);
 	EXPECT_NE(strstr(log, "calling kernel function bpf_cache_ext_model_threshold is not allowed"),
 		  NULL)
 		TH_LOG("verifier log: %s", log);
-	model_foreign__destroy(skel);
+	tcp_ca__destroy(skel);
 }
 
 static const char *const lc_names[] = {

@@ -16,11 +16,13 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <linux/bpf.h>
 
 #include "kselftest_harness.h"
 #include "cgroup_util.h"
 #include "cache_ext_util.h"
 #include "count_events.skel.h"
+#include "tcp_ca.skel.h"
 
 #define NR_PAGES 64
 
@@ -412,6 +414,143 @@ TEST(bad_cgroups_rejected)
 	cg_destroy(parent);
 	free(child);
 	free(parent);
+}
+
+/* Registers @skel's policy with its link created on @cgroup_fd. */
+static struct bpf_link *attach_on_fd(struct count_events *skel, int cgroup_fd,
+				     __u32 flags)
+{
+	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = flags,
+		    .target_fd = cgroup_fd);
+
+	return bpf_map__attach_struct_ops_opts(skel->maps.count_events, &opts);
+}
+
+/*
+ * Attached as upstream attaches a struct_ops to a cgroup: the link is
+ * created on the cgroup's fd (BPF_F_CGROUP_FD).  The policy is bound as it
+ * registers, sees the cgroup's folios, and the link says which cgroup;
+ * destroying the link unbinds it.
+ */
+TEST(attach_by_cgroup_fd)
+{
+	struct count_events *skel;
+	struct bpf_link *link;
+	char *cg, file[PATH_MAX], sel[64];
+	uint64_t id;
+	int fd;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	cg = memcg_create("cache_ext_by_fd");
+	ASSERT_NE(cg, NULL);
+	id = cgroup_id_of(cg);
+	fd = open(cg, O_RDONLY | O_DIRECTORY);
+	ASSERT_GE(fd, 0);
+	scratch_path(file, sizeof(file), "by_fd");
+	ASSERT_EQ(make_file(file, NR_PAGES), 0);
+
+	skel = open_policy("count_events", 0);
+	ASSERT_NE(skel, NULL);
+	link = attach_on_fd(skel, fd, BPF_F_CGROUP_FD);
+	ASSERT_NE(link, NULL) TH_LOG("attach on the cgroup's fd: %s", strerror(errno));
+	EXPECT_EQ(skel->bss->nr_init, 1);
+	EXPECT_EQ(link_cgroup_id(bpf_link__fd(link)), id);
+	ASSERT_EQ(cg_read(cg, "memory.cache_ext", sel, sizeof(sel)), 0);
+	EXPECT_STREQ(sel, "count_events\n");
+	ASSERT_EQ(cg_run(cg, read_file, file), 0);
+	EXPECT_EQ(counts_for(skel, id, file).added, NR_PAGES);
+
+	bpf_link__destroy(link);
+	EXPECT_EQ(skel->bss->nr_exit, 1);
+	ASSERT_EQ(cg_read(cg, "memory.cache_ext", sel, sizeof(sel)), 0);
+	EXPECT_STREQ(sel, "default\n");
+	count_events__destroy(skel);
+	unlink(file);
+	close(fd);
+	cg_destroy(cg);
+	free(cg);
+}
+
+/*
+ * What a link on a cgroup's fd refuses, with nothing registered: an fd
+ * that is no cgroup (EBADF), a cgroup without its own memory controller
+ * or the root (EINVAL, as for cgroup_id), a cgroup_id naming another
+ * cgroup (EINVAL), a flag no struct_ops takes (EINVAL), and the flag on a
+ * struct_ops type that does not take it (EOPNOTSUPP).
+ */
+TEST(cgroup_fd_attach_refusals)
+{
+	LIBBPF_OPTS(bpf_struct_ops_opts, ca_opts, .flags = BPF_F_CGROUP_FD);
+	struct count_events *skel;
+	struct bpf_link *link;
+	char *parent, *child, *other;
+	struct tcp_ca *ca;
+	int fd, cases[3];
+	size_t i;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	parent = memcg_create("cache_ext_fd_nomem");
+	ASSERT_NE(parent, NULL);
+	child = cg_name(parent, "child");
+	ASSERT_EQ(cg_create(child), 0);
+	other = memcg_create("cache_ext_fd_other");
+	ASSERT_NE(other, NULL);
+
+	skel = open_policy("count_events", 0);
+	ASSERT_NE(skel, NULL);
+	fd = open("/proc/self/exe", O_RDONLY);
+	ASSERT_GE(fd, 0);
+	link = attach_on_fd(skel, fd, BPF_F_CGROUP_FD);
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, EBADF);
+	close(fd);
+
+	cases[0] = open(child, O_RDONLY | O_DIRECTORY);
+	cases[1] = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY);
+	cases[2] = open(parent, O_RDONLY | O_DIRECTORY);
+	for (i = 0; i < 2; i++) {
+		ASSERT_GE(cases[i], 0);
+		link = attach_on_fd(skel, cases[i], BPF_F_CGROUP_FD);
+		EXPECT_EQ(link, NULL) TH_LOG("case %zu", i);
+		EXPECT_EQ(errno, EINVAL) TH_LOG("case %zu", i);
+	}
+	ASSERT_GE(cases[2], 0);
+	link = attach_on_fd(skel, cases[2], BPF_F_CGROUP_FD | (1U << 20));
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(skel->bss->nr_init, 0);
+	count_events__destroy(skel);
+
+	skel = open_policy("count_events", cgroup_id_of(other));
+	ASSERT_NE(skel, NULL);
+	link = attach_on_fd(skel, cases[2], BPF_F_CGROUP_FD);
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(skel->bss->nr_init, 0);
+	count_events__destroy(skel);
+
+	/* The other congestion control calls a model kfunc: not loaded. */
+	ca = tcp_ca__open();
+	ASSERT_NE(ca, NULL);
+	bpf_program__set_autoload(ca->progs.scoring_cong_avoid, false);
+	bpf_map__set_autocreate(ca->maps.scoring_ca, false);
+	ASSERT_EQ(tcp_ca__load(ca), 0);
+	ca_opts.target_fd = cases[2];
+	link = bpf_map__attach_struct_ops_opts(ca->maps.plain_ca, &ca_opts);
+	EXPECT_EQ(link, NULL);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	tcp_ca__destroy(ca);
+
+	for (i = 0; i < 3; i++)
+		close(cases[i]);
+	cg_destroy(child);
+	cg_destroy(parent);
+	cg_destroy(other);
+	free(child);
+	free(parent);
+	free(other);
 }
 
 /*

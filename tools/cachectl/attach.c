@@ -24,7 +24,6 @@
 #include "attach.h"
 #include "cachectl.h"
 #include "cgroup.h"
-#include "nl.h"
 #include "policy_maps.h"
 #include "setvar.h"
 #include "struct_ops.h"
@@ -181,7 +180,6 @@ int attach_one(struct attach_args *a)
 	struct bpf_link *link = NULL;
 	struct bpf_map *map;
 	uint64_t cg_id = 0;
-	struct nl nl;
 	int ret;
 
 	if (need_root("attach") || (!a->preloading && need_module()))
@@ -253,13 +251,19 @@ int attach_one(struct attach_args *a)
 			 verbose ? "" : " (run with -v for the verifier log)");
 		goto out;
 	}
-	link = bpf_map__attach_struct_ops(map);
+	/* Bound as it registers: the link is created on the cgroup's fd. */
+	link = struct_ops_attach(map, a->cgroup ? cg_path : NULL);
 	if (!link) {
 		ret = -errno;
-		ctl_warn("registering policy '%s' failed: %s%s", name,
-			 strerror(-ret), ret == -EEXIST ?
-			 " (a policy of that name is registered; see cachectl list)" :
-			 " (see dmesg)");
+		if (a->cgroup && ret == -EBUSY)
+			ctl_warn("cannot attach '%s' to %s: the cgroup has a policy; unbind it first (cachectl unbind %s)",
+				 name, cg_path, cg_path);
+		else
+			ctl_warn("registering policy '%s'%s%s failed: %s%s", name,
+				 a->cgroup ? " on " : "", a->cgroup ? cg_path : "",
+				 strerror(-ret), ret == -EEXIST ?
+				 " (a policy of that name is registered; see cachectl list)" :
+				 " (see dmesg)");
 		goto out;
 	}
 	ret = bpf_link__pin(link, pin);
@@ -276,21 +280,6 @@ int attach_one(struct attach_args *a)
 		goto out;
 	}
 
-	if (a->cgroup) {
-		ret = nl_open(&nl);
-		if (!ret) {
-			ret = nl_bind(&nl, name, cg_id);
-			nl_close(&nl);
-		}
-		if (ret) {
-			ctl_warn("binding '%s' to %s failed: %s; the policy was detached again",
-				 name, cg_path, strerror(-ret));
-			bpf_link__unpin(link);
-			bpf_link__detach(link);
-			policy_maps_unpin(name);
-			goto out;
-		}
-	}
 	printf("attached %s (pinned at %s)", name, pin);
 	if (a->cgroup)
 		printf(", bound to %s", cg_path);

@@ -27,6 +27,7 @@
 #include "model.h"
 #include "recorder.h"
 #include "setvar.h"
+#include "struct_ops.h"
 
 static const char learn_usage[] =
 "usage: cachectl learn CGROUP [--every SEC] [--windows N] [--duration SEC]\n"
@@ -206,13 +207,13 @@ int cmd_learn(int argc, char **argv)
 	memmove(sets + 2, sets, nr_sets * sizeof(*sets));
 	sets[0] = record_set;
 	sets[1] = model_set;
-	obj = recording_policy_load(objpath, sets, nr_sets + 2, 8 << 20, cg_id, &ops);
+	obj = recording_policy_load(objpath, sets, nr_sets + 2, 8 << 20, &ops);
 	if (!obj)
 		goto out;
 	nr_dropped = setvar_addr(obj, "nr_dropped", NULL);
 	rb = ring_buffer__new(bpf_map__fd(bpf_object__find_map_by_name(obj, "lc_events")),
 			      recorder_on_event, &rec, NULL);
-	link = rb ? bpf_map__attach_struct_ops(ops) : NULL;
+	link = rb ? struct_ops_attach(ops, cg) : NULL;
 	if (!link) {
 		ctl_warn("binding ml_rank to %s failed: %s (does it have a policy? unbind it first)",
 			 cg, strerror(errno));

@@ -23,6 +23,7 @@
 #include "setvar.h"
 #include "recorder.h"
 #include "lc_trace.h"
+#include "struct_ops.h"
 
 static const char trace_usage[] =
 "usage: cachectl trace --cgroup CGROUP -o LOG [--duration SEC] [--ring-kib N]\n"
@@ -128,7 +129,7 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 
 	obj = recording_policy_load(objpath, sets, nr_sets,
-				    (ring_kib ? ring_kib : 8192) * 1024, cg_id, &ops);
+				    (ring_kib ? ring_kib : 8192) * 1024, &ops);
 	if (!obj)
 		goto out;
 	if (recorder_open(&rec, output, cg_path))
@@ -137,7 +138,7 @@ int cmd_trace(int argc, char **argv)
 	rb = ring_buffer__new(bpf_map__fd(bpf_object__find_map_by_name(obj, "lc_events")),
 			      recorder_on_event, &rec, NULL);
 	nr_dropped = setvar_addr(obj, "nr_dropped", NULL);
-	link = bpf_map__attach_struct_ops(ops);
+	link = struct_ops_attach(ops, cg_path);
 	if (!rb || !link) {
 		ctl_warn("attaching the tracer to %s failed: %s (a policy already bound?)",
 			 cg_path, strerror(errno));

@@ -108,7 +108,7 @@ int recorder_close(struct recorder *r, const char *path)
 
 struct bpf_object *recording_policy_load(const char *objpath, char **sets,
 					 int nr_sets, unsigned long ring_bytes,
-					 uint64_t cg_id, struct bpf_map **ops)
+					 struct bpf_map **ops)
 {
 	struct bpf_object *obj = bpf_object__open_file(objpath, NULL);
 	struct bpf_map *map, *events;
@@ -141,7 +141,7 @@ struct bpf_object *recording_policy_load(const char *objpath, char **sets,
 		ctl_warn("cannot size the ring buffer to %lu KiB", ring_bytes / 1024);
 		goto fail;
 	}
-	if (struct_ops_set_cgroup_id(obj, *ops, cg_id) || bpf_object__load(obj)) {
+	if (bpf_object__load(obj)) {
 		ctl_warn("loading %s failed (see dmesg; is the kernel a cache_ext kernel?)",
 			 objpath);
 		goto fail;

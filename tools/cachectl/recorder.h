@@ -41,12 +41,12 @@ int recorder_close(struct recorder *r, const char *path);
 /*
  * Opens the recording policy @objpath (one with an lc_events ring buffer),
  * sets its knobs (@sets: VAR=VALUE, split in place), sizes the ring
- * buffer to @ring_bytes, makes it bind to cgroup @cg_id when it registers
- * and loads it.  Returns the object with its struct_ops map in *@ops, or
- * NULL with a message printed.
+ * buffer to @ring_bytes and loads it; struct_ops_attach() then registers
+ * it on the cgroup.  Returns the object with its struct_ops map in *@ops,
+ * or NULL with a message printed.
  */
 struct bpf_object *recording_policy_load(const char *objpath, char **sets,
 					 int nr_sets, unsigned long ring_bytes,
-					 uint64_t cg_id, struct bpf_map **ops);
+					 struct bpf_map **ops);
 
 #endif /* CACHECTL_RECORDER_H */

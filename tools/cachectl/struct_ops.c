@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Members of a struct_ops map's initial value, found by BTF. */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <linux/bpf.h>
 
 #include "struct_ops.h"
 
@@ -91,4 +94,23 @@ int struct_ops_set_cgroup_id(struct bpf_object *obj, struct bpf_map *map,
 		return -EINVAL;
 	memcpy(field, &id, sizeof(id));
 	return 0;
+}
+
+struct bpf_link *struct_ops_attach(struct bpf_map *map, const char *cgroup_path)
+{
+	LIBBPF_OPTS(bpf_struct_ops_opts, opts, .flags = BPF_F_CGROUP_FD);
+	struct bpf_link *link;
+	int fd, err;
+
+	if (!cgroup_path)
+		return bpf_map__attach_struct_ops(map);
+	fd = open(cgroup_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	opts.target_fd = fd;
+	link = bpf_map__attach_struct_ops_opts(map, &opts);
+	err = errno;
+	close(fd);
+	errno = err;
+	return link;
 }

@@ -2,7 +2,8 @@
 /*
  * The name and cgroup_id of a cache_ext_ops struct_ops map, read and
  * written in the map's initial value through BTF before the object is
- * loaded.  Shared by cachectl and the selftests.
+ * loaded, and its registration on a cgroup.  Shared by cachectl and the
+ * selftests.
  */
 #ifndef CACHECTL_STRUCT_OPS_H
 #define CACHECTL_STRUCT_OPS_H
@@ -23,5 +24,13 @@ int struct_ops_get_name(struct bpf_object *obj, struct bpf_map *map,
 /* Sets cgroup_id: the policy binds to that cgroup when registered. */
 int struct_ops_set_cgroup_id(struct bpf_object *obj, struct bpf_map *map,
 			     uint64_t id);
+
+/*
+ * Registers the loaded policy of @map, bound to the cgroup directory
+ * @cgroup_path if not NULL: its link is created on the cgroup's fd
+ * (BPF_F_CGROUP_FD).  The link, or NULL with errno set: the errors of
+ * registration and of binding.
+ */
+struct bpf_link *struct_ops_attach(struct bpf_map *map, const char *cgroup_path);
 
 #endif /* CACHECTL_STRUCT_OPS_H */

@@ -7,6 +7,11 @@
  * the page cache tells the policy about every file folio of that cgroup
  * that is added, accessed or removed, and reclaim asks the policy which
  * folios to evict.  See Documentation/bpf/cache_ext.rst.
+ *
+ * This header is the policies' contract (struct cache_ext_ops and what it
+ * names) and the page cache's hooks.  What reclaim and cache_ext say to
+ * each other is in mm/cache_ext/reclaim.h, what the control module uses
+ * in mm/cache_ext/ctl.h.
  */
 #ifndef _LINUX_CACHE_EXT_H
 #define _LINUX_CACHE_EXT_H
@@ -267,6 +272,10 @@ struct cache_ext_ops {
 	 * name_to_handle_at() on its cgroupfs directory) to bind to as soon
 	 * as the policy is registered.  The cgroup must have the memory
 	 * controller enabled.  Registration fails if the binding fails.
+	 * The way to name the cgroup is its fd, at link creation
+	 * (%BPF_F_CGROUP_FD, libbpf's bpf_map__attach_struct_ops_opts());
+	 * this member stays for loaders whose libbpf has no way to pass
+	 * it.  Given both, they must name the same cgroup (-EINVAL).
 	 */
 	u64 cgroup_id;
 
@@ -277,174 +286,13 @@ struct cache_ext_ops {
 	char name[CACHE_EXT_NAME_LEN];
 };
 
-/**
- * struct cache_ext_stats_snapshot - counters of one binding, as read
- * @evict_calls: evict_folios() calls
- * @requested: folios reclaim asked the policy for
- * @proposed: candidates the policy proposed (scored ones included)
- * @accepted: candidates the kernel took for reclaim
- * @rejected: candidates it could not take (busy, gone, unevictable)
- * @reclaimed: pages reclaimed from the accepted candidates
- * @fallback: file pages the kernel's own LRU reclaimed from the cgroup
- * @errors: invalid, foreign or duplicate candidates
- * @untracked: folios that could not be registered (no memory)
- * @not_admitted: folios dropped after a read because admit_folio() said no
- * @tracked: folios the binding tracks now
- * @registry_bytes: memory of the binding's registry now
- * @accesses: reads of the cgroup's cached folios (folio_mark_accessed())
- * @misses: folios reads inserted into the cgroup's page cache
- * @refaults: misses on folios the cgroup had evicted
- * @evict_busy: reclaim batches the kernel's LRU chose because another
- *	reclaimer of the cgroup was asking the policy at that moment
- * @mapped_accesses: accesses through page tables reported to the policy
- * @prefetched: of @misses, folios readahead inserted ahead of use
- * @prefetch_evicted: of those, folios reclaim evicted before any access
- *	(one whose accessed bit reclaim found was accessed)
- * @prefetch_refaults: of those, folios read in again (a lower bound: the
- *	last 1,024 or so are remembered)
- */
-struct cache_ext_stats_snapshot {
-	u64 evict_calls;
-	u64 requested;
-	u64 proposed;
-	u64 accepted;
-	u64 rejected;
-	u64 reclaimed;
-	u64 fallback;
-	u64 errors;
-	u64 untracked;
-	u64 not_admitted;
-	u64 tracked;
-	u64 registry_bytes;
-	u64 accesses;
-	u64 misses;
-	u64 refaults;
-	u64 evict_busy;
-	u64 mapped_accesses;
-	u64 prefetched;
-	u64 prefetch_evicted;
-	u64 prefetch_refaults;
-};
-
-/**
- * struct cache_ext_binding_info - one binding, as reported
- * @policy: the policy's name
- * @cgroup_id: the bound cgroup's id
- * @stats: its counters
- */
-struct cache_ext_binding_info {
-	char policy[CACHE_EXT_NAME_LEN];
-	u64 cgroup_id;
-	struct cache_ext_stats_snapshot stats;
-};
-
-/**
- * struct cache_ext_policy_info - one registered policy, as reported
- * @name: its name
- * @eject_reason: why it was ejected, or %CACHE_EXT_EJECT_NONE
- * @nr_bindings: cgroups it is bound to
- */
-struct cache_ext_policy_info {
-	char name[CACHE_EXT_NAME_LEN];
-	enum cache_ext_eject_reason eject_reason;
-	u32 nr_bindings;
-};
-
-/**
- * enum cache_ext_event_type - what cache_ext tells its notifier chain
- * @CACHE_EXT_EVENT_REGISTERED: a policy was registered
- * @CACHE_EXT_EVENT_UNREGISTERED: a policy was unregistered
- * @CACHE_EXT_EVENT_BOUND: a policy was bound to a cgroup
- * @CACHE_EXT_EVENT_UNBOUND: a binding ended
- * @CACHE_EXT_EVENT_EJECTED: a policy was ejected (its bindings then end)
- */
-enum cache_ext_event_type {
-	CACHE_EXT_EVENT_REGISTERED,
-	CACHE_EXT_EVENT_UNREGISTERED,
-	CACHE_EXT_EVENT_BOUND,
-	CACHE_EXT_EVENT_UNBOUND,
-	CACHE_EXT_EVENT_EJECTED,
-};
-
-/**
- * struct cache_ext_event - the data of a notifier call
- * @policy: the policy's name
- * @cgroup_id: the cgroup, for BOUND and UNBOUND; 0 otherwise
- * @reason: the reason, for EJECTED
- * @msg: for EJECTED, what the policy did (&cache_ext_exit_info.msg);
- *	NULL otherwise
- */
-struct cache_ext_event {
-	const char *policy;
-	u64 cgroup_id;
-	enum cache_ext_eject_reason reason;
-	const char *msg;
-};
-
-/* Callbacks of cache_ext_walk_policies() and cache_ext_walk_bindings(). */
-typedef int (*cache_ext_policy_fn)(const struct cache_ext_policy_info *info,
-				   void *data);
-typedef int (*cache_ext_binding_fn)(const struct cache_ext_binding_info *info,
-				    void *data);
-
 struct kernfs_open_file;
-struct lruvec;
-struct notifier_block;
 struct seq_file;
-
-/**
- * typedef cache_ext_isolate_t - reclaim's isolation of a policy's candidates
- * @lruvec: the lruvec being reclaimed
- * @folios: the candidates, each a file folio of @lruvec's cgroup that the
- *	policy chose and cache_ext validated, with a reference held.  The
- *	function sets the slot of every folio it isolates to NULL: that
- *	reference becomes the one an isolated folio carries.
- * @nr: number of @folios
- * @arg: the caller's, from cache_ext_begin_reclaim()
- *
- * Called by cache_ext_begin_reclaim() while no other reclaimer of the
- * binding can ask its policy, so that concurrent reclaimers do not get
- * the same candidates; it may take the lruvec's lru_lock.
- *
- * Return: the number of pages isolated.
- */
-typedef unsigned long (*cache_ext_isolate_t)(struct lruvec *lruvec,
-					     struct folio **folios,
-					     unsigned int nr, void *arg);
-
-/**
- * struct cache_ext_reclaim - one round of policy-driven reclaim
- * @nr_taken: pages the isolation function took
- * @nr_requested: folios the policy was asked for
- * @nr_proposed: candidates it proposed
- * @duration_ns: time the policy took to decide
- * @nr_sampled: folios the list iterator yielded to the policy meanwhile
- *
- * Filled by cache_ext_begin_reclaim() for mm/vmscan.c.
- */
-struct cache_ext_reclaim {
-	unsigned long nr_taken;
-	u32 nr_requested;
-	u32 nr_proposed;
-	u64 duration_ns;
-	u32 nr_sampled;
-};
 
 #ifdef CONFIG_CACHE_EXT
 
 DECLARE_STATIC_KEY_FALSE(cache_ext_bound);
 DECLARE_STATIC_KEY_FALSE(cache_ext_admitting);
-
-/* For the companion module (cache_ext_ctl) and other in-kernel users. */
-int cache_ext_bind(const char *policy, u64 cgroup_id);
-int cache_ext_unbind(u64 cgroup_id);
-int cache_ext_kill(const char *policy);
-int cache_ext_walk_policies(cache_ext_policy_fn fn, void *data);
-int cache_ext_walk_bindings(const char *policy, cache_ext_binding_fn fn,
-			    void *data);
-const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason);
-int cache_ext_register_notifier(struct notifier_block *nb);
-int cache_ext_unregister_notifier(struct notifier_block *nb);
 
 void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault);
 void __cache_ext_folio_accessed(struct folio *folio);
@@ -458,12 +306,6 @@ void cache_ext_memcg_offline(struct mem_cgroup *memcg);
 int cache_ext_memcg_show(struct seq_file *m, void *v);
 ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
 			      size_t nbytes, loff_t off);
-bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
-			     cache_ext_isolate_t isolate, void *arg,
-			     struct cache_ext_reclaim *rc);
-void cache_ext_end_reclaim(struct lruvec *lruvec, struct cache_ext_reclaim *rc,
-			   unsigned long nr_reclaimed);
-void cache_ext_note_fallback(struct lruvec *lruvec, unsigned long nr_reclaimed);
 
 /*
  * Page cache hooks.  A kernel without bound cgroups pays one patched-out
@@ -578,22 +420,6 @@ static inline bool cache_ext_enabled(void)
 
 static inline void cache_ext_readahead_begin(void) { }
 static inline void cache_ext_readahead_end(void) { }
-
-static inline bool cache_ext_begin_reclaim(struct lruvec *lruvec,
-					   unsigned long nr,
-					   cache_ext_isolate_t isolate,
-					   void *arg,
-					   struct cache_ext_reclaim *rc)
-{
-	return false;
-}
-
-static inline void cache_ext_end_reclaim(struct lruvec *lruvec,
-					 struct cache_ext_reclaim *rc,
-					 unsigned long nr_reclaimed) { }
-
-static inline void cache_ext_note_fallback(struct lruvec *lruvec,
-					   unsigned long nr_reclaimed) { }
 
 #endif /* CONFIG_CACHE_EXT */
 

@@ -84,9 +84,18 @@ static int cache_ext_ops_validate(void *kdata)
 	return cache_ext_policy_validate(kdata);
 }
 
+/*
+ * The cgroup to bind to as the policy registers: the one whose fd created
+ * the link (BPF_F_CGROUP_FD), or &cache_ext_ops.cgroup_id; both, the same.
+ */
 static int cache_ext_ops_reg(void *kdata, struct bpf_link *link)
 {
-	return cache_ext_policy_register(kdata);
+	const struct cache_ext_ops *ops = kdata;
+	u64 id = link ? bpf_struct_ops_link_cgroup_id(link) : 0;
+
+	if (id && ops->cgroup_id && id != ops->cgroup_id)
+		return -EINVAL;
+	return cache_ext_policy_register(kdata, id ?: ops->cgroup_id);
 }
 
 static void cache_ext_ops_unreg(void *kdata, struct bpf_link *link)
@@ -163,6 +172,7 @@ static struct bpf_struct_ops bpf_cache_ext_ops = {
 	 */
 	.cfi_stubs	= &__bpf_cache_ext_ops,
 	.name		= "cache_ext_ops",
+	.link_flags	= BPF_F_CGROUP_FD,
 	.owner		= THIS_MODULE,
 };
 

@@ -55,7 +55,9 @@
 #include <trace/events/cache_ext.h>
 
 #include "../internal.h"
+#include "ctl.h"
 #include "internal.h"
+#include "reclaim.h"
 
 DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
 /* Bindings whose policy has admit_folio(): the read hook is for them. */
@@ -194,7 +196,7 @@ const char *cache_ext_eject_reason_str(enum cache_ext_eject_reason reason)
 		return "unknown";
 	return eject_reasons[reason];
 }
-EXPORT_SYMBOL_GPL(cache_ext_eject_reason_str);
+EXPORT_SYMBOL_NS_GPL(cache_ext_eject_reason_str, CACHE_EXT);
 
 /* ------------------------------------------------------------------ */
 /* Policies                                                            */
@@ -1162,11 +1164,13 @@ int cache_ext_policy_validate(const struct cache_ext_ops *ops)
 /**
  * cache_ext_policy_register - make a policy known and apply its binding
  * @ops: kernel copy of the policy's struct cache_ext_ops
+ * @cgroup_id: if not zero, the cgroup to bind it to: its link's, or
+ *	&cache_ext_ops.cgroup_id
  *
  * Return: 0, -EEXIST if the name is taken, or the error of binding to
- * &cache_ext_ops.cgroup_id.
+ * @cgroup_id.
  */
-int cache_ext_policy_register(struct cache_ext_ops *ops)
+int cache_ext_policy_register(struct cache_ext_ops *ops, u64 cgroup_id)
 {
 	struct cache_ext_policy *policy;
 	int ret = 0;
@@ -1190,8 +1194,8 @@ int cache_ext_policy_register(struct cache_ext_ops *ops)
 	list_add_tail(&policy->node, &cache_ext_policies);
 	notify(CACHE_EXT_EVENT_REGISTERED, ops->name, 0, CACHE_EXT_EJECT_NONE,
 	       NULL);
-	if (ops->cgroup_id) {
-		ret = bind_cgroup_id(policy, ops->cgroup_id, false);
+	if (cgroup_id) {
+		ret = bind_cgroup_id(policy, cgroup_id, false);
 		if (ret) {
 			/* Never bound, never ejected: nothing else to wait for. */
 			list_del(&policy->node);
@@ -1272,7 +1276,7 @@ int cache_ext_bind(const char *name, u64 cgroup_id)
 	css_put(&memcg->css);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cache_ext_bind);
+EXPORT_SYMBOL_NS_GPL(cache_ext_bind, CACHE_EXT);
 
 /**
  * cache_ext_unbind - give a cgroup back to the kernel's LRU
@@ -1295,7 +1299,7 @@ int cache_ext_unbind(u64 cgroup_id)
 	css_put(&memcg->css);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(cache_ext_unbind);
+EXPORT_SYMBOL_NS_GPL(cache_ext_unbind, CACHE_EXT);
 
 /**
  * cache_ext_kill - eject a policy on an administrator's request
@@ -1321,7 +1325,7 @@ int cache_ext_kill(const char *name)
 	mutex_unlock(&cache_ext_mutex);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cache_ext_kill);
+EXPORT_SYMBOL_NS_GPL(cache_ext_kill, CACHE_EXT);
 
 /**
  * cache_ext_walk_policies - report every registered policy
@@ -1352,7 +1356,7 @@ int cache_ext_walk_policies(cache_ext_policy_fn fn, void *data)
 	mutex_unlock(&cache_ext_mutex);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cache_ext_walk_policies);
+EXPORT_SYMBOL_NS_GPL(cache_ext_walk_policies, CACHE_EXT);
 
 static void snapshot_stats(struct cache_ext_binding *b,
 			   struct cache_ext_stats_snapshot *s)
@@ -1429,7 +1433,7 @@ out:
 	mutex_unlock(&cache_ext_mutex);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(cache_ext_walk_bindings);
+EXPORT_SYMBOL_NS_GPL(cache_ext_walk_bindings, CACHE_EXT);
 
 /**
  * cache_ext_register_notifier - be told of cache_ext events
@@ -1443,7 +1447,7 @@ int cache_ext_register_notifier(struct notifier_block *nb)
 {
 	return blocking_notifier_chain_register(&cache_ext_notifier, nb);
 }
-EXPORT_SYMBOL_GPL(cache_ext_register_notifier);
+EXPORT_SYMBOL_NS_GPL(cache_ext_register_notifier, CACHE_EXT);
 
 /**
  * cache_ext_unregister_notifier - stop being told of cache_ext events
@@ -1455,7 +1459,7 @@ int cache_ext_unregister_notifier(struct notifier_block *nb)
 {
 	return blocking_notifier_chain_unregister(&cache_ext_notifier, nb);
 }
-EXPORT_SYMBOL_GPL(cache_ext_unregister_notifier);
+EXPORT_SYMBOL_NS_GPL(cache_ext_unregister_notifier, CACHE_EXT);
 
 /* ------------------------------------------------------------------ */
 /* Page cache hooks                                                    */

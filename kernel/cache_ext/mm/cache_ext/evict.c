@@ -29,6 +29,7 @@
 
 #include "../internal.h"
 #include "internal.h"
+#include "reclaim.h"
 
 enum propose_mode {
 	PROPOSE_NONE,

@@ -668,7 +668,7 @@ static inline u64 cache_ext_leave(struct cache_ext_call *call)
 
 /* core.c */
 int cache_ext_policy_validate(const struct cache_ext_ops *ops);
-int cache_ext_policy_register(struct cache_ext_ops *ops);
+int cache_ext_policy_register(struct cache_ext_ops *ops, u64 cgroup_id);
 void cache_ext_policy_unregister(struct cache_ext_ops *ops);
 struct cache_ext_call *cache_ext_current_call(void);
 bool cache_ext_call_over_budget(struct cache_ext_call *call);
