@@ -110,7 +110,8 @@ while IFS= read -r line; do
 		flush
 		name=${line#patch }
 		[ -f "$TREE/$name" ] || die "kernel/tree/series names $name, not in kernel/tree"
-		git -C "$WORK" am -q "$TREE/$name" ||
+		# --empty=keep: a patch that only adds files has no diff here.
+		git -C "$WORK" am -q --empty=keep "$TREE/$name" ||
 			die "kernel/tree/$name does not apply after kernel/patches"
 		used+=("$name") ;;
 	[[:space:]]*)
@@ -187,7 +188,7 @@ TOOLS_IGNORE=$TOOLS_IGNORE,STATIC_CONST_CHAR_ARRAY,EMBEDDED_FUNCTION_NAME,SPLIT_
 TOOLS_IGNORE=$TOOLS_IGNORE,LONG_LINE_STRING,FUNCTION_ARGUMENTS
 # checkpatch asks "does MAINTAINERS need updating?" of every patch that
 # adds a file and leaves MAINTAINERS alone.  The answer is no if the
-# cache_ext entry (added by patch 1) covers every file the patch adds:
+# cache_ext entry (added by the first cache_ext patch) covers every file the patch adds:
 # the question is left out then, and only then.
 covered() {
 	local f

@@ -52,9 +52,9 @@ enum cache_ext_consts {
 /**
  * enum cache_ext_eject_reason - why a policy was ejected
  * @CACHE_EXT_EJECT_NONE: the policy is not ejected
- * @CACHE_EXT_EJECT_INVALID_FOLIO: reserved: it proposed pointers that are
- *	no folio.  The kfuncs take trusted pointers only, so the verifier
- *	refuses such a program and this reason is never given.
+ * @CACHE_EXT_EJECT_EVENT_TIMEOUT: %CACHE_EXT_OVERRUN_LIMIT event callbacks
+ *	(folio_added(), folio_accessed(), folio_removed(), admit_folio()) in
+ *	a row overran their time budget
  * @CACHE_EXT_EJECT_FOREIGN_FOLIO: it proposed folios of another cgroup it
  *	is bound to, beyond %CACHE_EXT_ERROR_BUDGET
  * @CACHE_EXT_EJECT_DUPLICATE: it proposed a folio twice in one request,
@@ -64,23 +64,19 @@ enum cache_ext_consts {
  *	in a row overran their time budget
  * @CACHE_EXT_EJECT_INIT_FAILED: init() failed for a cgroup
  * @CACHE_EXT_EJECT_KILLED: an administrator asked for it
- * @CACHE_EXT_EJECT_EVENT_TIMEOUT: %CACHE_EXT_OVERRUN_LIMIT event callbacks
- *	(folio_added(), folio_accessed(), folio_removed(), admit_folio()) in
- *	a row overran their time budget
  * @CACHE_EXT_EJECT_SELF: the policy gave up: it called
  *	bpf_cache_ext_eject_self() with a message saying why
  * @CACHE_EXT_EJECT_NR: number of reasons
  */
 enum cache_ext_eject_reason {
 	CACHE_EXT_EJECT_NONE,
-	CACHE_EXT_EJECT_INVALID_FOLIO,
+	CACHE_EXT_EJECT_EVENT_TIMEOUT,
 	CACHE_EXT_EJECT_FOREIGN_FOLIO,
 	CACHE_EXT_EJECT_DUPLICATE,
 	CACHE_EXT_EJECT_TOO_MANY,
 	CACHE_EXT_EJECT_TIMEOUT,
 	CACHE_EXT_EJECT_INIT_FAILED,
 	CACHE_EXT_EJECT_KILLED,
-	CACHE_EXT_EJECT_EVENT_TIMEOUT,
 	CACHE_EXT_EJECT_SELF,
 	CACHE_EXT_EJECT_NR,
 };

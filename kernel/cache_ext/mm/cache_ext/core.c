@@ -173,7 +173,6 @@ static DEFINE_HASHTABLE(cache_ext_bindings, 6);
 
 static const char * const eject_reasons[CACHE_EXT_EJECT_NR] = {
 	[CACHE_EXT_EJECT_NONE]		= "none",
-	[CACHE_EXT_EJECT_INVALID_FOLIO]	= "invalid folio pointers",
 	[CACHE_EXT_EJECT_FOREIGN_FOLIO]	= "folios of another cgroup",
 	[CACHE_EXT_EJECT_DUPLICATE]	= "duplicate candidates",
 	[CACHE_EXT_EJECT_TOO_MANY]	= "more candidates than requested",
