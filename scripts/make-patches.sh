@@ -202,6 +202,8 @@ for p in $(ls "$OUT"/*.patch | grep -v cover-letter); do
 	ignore=
 	if ! sed -n 's|^+++ b/||p' "$p" | grep -qvE '^(tools/|MAINTAINERS$)'; then
 		ignore="--ignore $TOOLS_IGNORE"
+		! grep -q '^+++ b/MAINTAINERS$' "$p" && covered "$p" &&
+			ignore="$ignore,FILE_PATH_CHANGES"
 	elif ! grep -q '^+++ b/MAINTAINERS$' "$p" && covered "$p"; then
 		ignore="--ignore FILE_PATH_CHANGES"
 	fi
