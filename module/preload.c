@@ -49,7 +49,11 @@ MODULE_PARM_DESC(preload,
 
 static void preload_workfn(struct work_struct *work);
 static DECLARE_WORK(preload_work, preload_workfn);
-/* Set once the module's interfaces are up, cleared before they go. */
+/*
+ * Set once the module's interfaces are up, cleared before they go; under
+ * the parameter lock, which a write of the parameter holds, so that no
+ * write queues the work after cache_ext_ctl_preload_exit() flushed it.
+ */
 static bool preload_ready;
 
 static char *helper;
@@ -62,7 +66,7 @@ static int helper_set(const char *val, const struct kernel_param *kp)
 {
 	int ret = param_set_charp(val, kp);
 
-	if (!ret && READ_ONCE(preload_ready))
+	if (!ret && preload_ready)
 		queue_work(system_unbound_wq, &preload_work);
 	return ret;
 }
@@ -143,7 +147,9 @@ static void preload_workfn(struct work_struct *work)
  */
 void cache_ext_ctl_preload(void)
 {
-	WRITE_ONCE(preload_ready, true);
+	kernel_param_lock(THIS_MODULE);
+	preload_ready = true;
+	kernel_param_unlock(THIS_MODULE);
 	if (!preload || !*preload)
 		return;
 	if (system_state < SYSTEM_RUNNING) {
@@ -165,6 +171,8 @@ void cache_ext_ctl_preload(void)
  */
 void cache_ext_ctl_preload_exit(void)
 {
-	WRITE_ONCE(preload_ready, false);
+	kernel_param_lock(THIS_MODULE);
+	preload_ready = false;
+	kernel_param_unlock(THIS_MODULE);
 	flush_work(&preload_work);
 }
