@@ -118,18 +118,23 @@ static void run_helper(const char *path)
 	kfree(names);
 }
 
-/* Preload with the helper as it is now, if there is one. */
-static void preload_now(void)
+/*
+ * Preload with the helper as it is now, read under the parameter lock (a
+ * write frees the old string).  Return: false if there is none.
+ */
+static bool preload_now(void)
 {
-	char *path = NULL;
+	bool given;
+	char *path;
 
 	kernel_param_lock(THIS_MODULE);
-	if (helper && *helper)
-		path = kstrdup(helper, GFP_KERNEL);
+	given = helper && *helper;
+	path = given ? kstrdup(helper, GFP_KERNEL) : NULL;
 	kernel_param_unlock(THIS_MODULE);
 	if (path)
 		run_helper(path);
 	kfree(path);
+	return given;
 }
 
 static void preload_workfn(struct work_struct *work)
@@ -156,11 +161,8 @@ void cache_ext_ctl_preload(void)
 		pr_info("built in: policies are preloaded when user space writes cachectl's path to /sys/module/cache_ext_ctl/parameters/helper\n");
 		return;
 	}
-	if (!helper || !*helper) {
+	if (!preload_now())
 		pr_info("no helper given: policies are not preloaded; load the module with helper=/path/to/cachectl, write that path to /sys/module/cache_ext_ctl/parameters/helper, or run 'cachectl preload'\n");
-		return;
-	}
-	preload_now();
 }
 
 /**

@@ -100,6 +100,17 @@ int need_cache_ext_kernel(void)
 	return -EOPNOTSUPP;
 }
 
+/* The path of this cachectl's executable in @buf; 0 or -ENOENT. */
+static int self_exe(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+
+	if (n <= 0)
+		return -ENOENT;
+	buf[n] = '\0';
+	return 0;
+}
+
 /*
  * @file relative to the build directory the binary runs from (the parent
  * of its own directory: build/cachectl/cachectl -> build/), in @path;
@@ -108,11 +119,9 @@ int need_cache_ext_kernel(void)
 static int beside_build_mode(const char *file, int mode, char *path, size_t len)
 {
 	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	if (n <= 0)
+	if (self_exe(exe, sizeof(exe)))
 		return -ENOENT;
-	exe[n] = '\0';
 	slash = strrchr(exe, '/');
 	if (!slash)
 		return -ENOENT;
@@ -170,16 +179,11 @@ static const char *module_params(char *buf, size_t len)
 {
 	const char *params = getenv("CACHECTL_MODULE_PARAMS");
 	char self[PATH_MAX];
-	ssize_t n;
 
 	if (!params)
 		params = "";
-	if (strstr(params, "helper="))
+	if (strstr(params, "helper=") || self_exe(self, sizeof(self)))
 		return params;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return params;
-	self[n] = '\0';
 	snprintf(buf, len, "%s%shelper=\"%s\"", params, *params ? " " : "", self);
 	return buf;
 }
