@@ -104,16 +104,44 @@ void CACHE_EXT_OP(s3fifo_added, struct folio *folio, struct mem_cgroup *memcg)
 	bpf_cache_ext_list_add(memcg, queue, folio, CACHE_EXT_TAIL);
 }
 
+static __always_inline void s3_note_use(struct s3_folio *st)
+{
+	if (!st->used)
+		st->used = 1;
+	else if (st->hits < MAX_HITS)
+		st->hits++;
+}
+
 void CACHE_EXT_OP(s3fifo_accessed, struct folio *folio, struct mem_cgroup *memcg)
+{
+	struct s3_folio *st = cache_ext_folio_state(folio, struct s3_folio);
+
+	if (st)
+		s3_note_use(st);
+}
+
+/*
+ * A use through a mapping is a use as above, with one addition for a
+ * folio in S.  Reclaim never evicts a folio used through a mapping since
+ * it last looked: it keeps the candidate and reports the use, here.  The
+ * folio is then at the head of S, used once as far as s3fifo can tell (a
+ * fault is not reported: the report says the folio was used, at least
+ * once, since it was mapped or last looked at), and would be proposed
+ * again at once, its bit just cleared, and evicted before its user comes
+ * back.  So it is requeued at the tail of S: the second chance the
+ * kernel's LRU gives a mapped folio it keeps.  Reused while in S, it then
+ * moves to M at the head as any folio does.
+ */
+void CACHE_EXT_OP(s3fifo_mapped_accessed, struct folio *folio,
+		  struct mem_cgroup *memcg, u32 nr_ptes)
 {
 	struct s3_folio *st = cache_ext_folio_state(folio, struct s3_folio);
 
 	if (!st)
 		return;
-	if (!st->used)
-		st->used = 1;
-	else if (st->hits < MAX_HITS)
-		st->hits++;
+	s3_note_use(st);
+	if (st->queue == SMALL && st->hits < move_to_main_hits)
+		bpf_cache_ext_list_move(memcg, SMALL, folio, CACHE_EXT_TAIL);
 }
 
 void CACHE_EXT_OP(s3fifo_removed, struct folio *folio, struct mem_cgroup *memcg)
@@ -193,6 +221,7 @@ struct cache_ext_ops s3fifo = {
 	.exit		= (void *)s3fifo_exit,
 	.folio_added	= (void *)s3fifo_added,
 	.folio_accessed	= (void *)s3fifo_accessed,
+	.folio_mapped_accessed = (void *)s3fifo_mapped_accessed,
 	.folio_removed	= (void *)s3fifo_removed,
 	.evict_folios	= (void *)s3fifo_evict,
 	.name		= "s3fifo",

@@ -218,10 +218,16 @@ static u32 reclaim_policy(u32 want, u32 *kept)
 }
 
 /*
+ * Times a round asks the policy again after candidates were kept for
+ * their mapped use, as the kernel's CACHE_EXT_REASK_KEPT (mm/vmscan.c).
+ */
+#define SIM_REASK_KEPT	64
+
+/*
  * One reclaim round: @want folios, the policy's first.  As the kernel's
  * reclaim loop asks the policy again while it is short of its target, a
- * round asks again after candidates were kept for their mapped use (a
- * few times at most: each look clears the bit it kept them for).  The
+ * round asks again after candidates were kept for their mapped use (each
+ * look clears the bit it kept them for, so the answer differs).  The
  * fallback LRU gives a folio used through a mapping a second chance.
  */
 static void reclaim(u32 want)
@@ -234,7 +240,7 @@ static void reclaim(u32 want)
 			if (sim->res->ejected)
 				break;
 			taken += reclaim_policy(want - taken, &kept);
-		} while (taken < want && kept && ++asks < 4);
+		} while (taken < want && kept && ++asks < SIM_REASK_KEPT);
 	}
 	while (taken < want && sim->nr_cached) {
 		struct sim_folio *f = &sim->folios[sim->lru[sim->cap].next];
