@@ -20,6 +20,11 @@
  *		mapped_policies[] for what was measured); the LRU evicts
  *		next to nothing for fifo and lfu when reclaim keeps their
  *		candidates for their mapped use (the policy is asked again)
+ *   kept_candidates_do_not_wedge_reclaim  a mapped file used without
+ *		pause beside a stream read in a cgroup smaller than both,
+ *		under fifo (which requeues what reclaim keeps, so that
+ *		reclaim asks it again and again): the stream is read, the
+ *		mapped data stays right, no OOM kill, fifo stays bound
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +36,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -461,6 +467,89 @@ TEST_F_TIMEOUT(mapped, mapped_hot_set_beside_a_read_stream, 900)
 			TH_LOG("the LRU evicted %ld pages for %s, the policy %ld",
 			       rec.fallback, name, rec.policy);
 	}
+}
+
+struct busy_toucher {
+	const char *hot;
+	volatile int *stop;	/* shared with the test, set when it is done */
+};
+
+/* Use all of the hot file through a mapping, again and again, until told. */
+static int touch_until_stopped(const char *cgroup, void *arg)
+{
+	struct busy_toucher *t = arg;
+	int fd = open(t->hot, O_RDONLY), ret = EXIT_FAILURE;
+	char *map;
+
+	if (fd < 0)
+		return EXIT_FAILURE;
+	map = mmap(NULL, (size_t)HOT_PAGES * PAGE_SZ, PROT_READ, MAP_SHARED,
+		   fd, 0);
+	if (map == MAP_FAILED)
+		goto out;
+	while (!*t->stop)
+		if (touch_all(map, HOT_PAGES))
+			goto unmap;
+	ret = EXIT_SUCCESS;
+unmap:
+	munmap(map, (size_t)HOT_PAGES * PAGE_SZ);
+out:
+	close(fd);
+	return ret;
+}
+
+static int read_stream(const char *cgroup, void *arg)
+{
+	return read_range(arg, 0, STREAM_PAGES) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/*
+ * Reclaim keeps a candidate used through a mapping since it last looked,
+ * and asks the policy again (up to 64 times in a row) when a whole batch
+ * was kept.  fifo requeues what is kept, so with its hot set in use all
+ * the time every ask can be another kept batch: the bound, then the LRU,
+ * must still let reclaim free memory.  A hot file mapped and used without
+ * pause, beside a stream read in an 8 MiB cgroup (4 MiB hot, 48 MiB
+ * stream): the stream is read through, the mapped data is right on every
+ * use, no OOM kill, fifo is still bound.
+ */
+TEST_F_TIMEOUT(mapped, kept_candidates_do_not_wedge_reclaim, 600)
+{
+	struct busy_toucher t = { .hot = self->hot };
+	struct policy p = {};
+	long policy_pages, lru_pages;
+	int status = -1;
+	pid_t toucher;
+
+	ASSERT_EQ(make_file(self->stream, STREAM_PAGES), 0);
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "8M"), 0);
+	t.stop = mmap(NULL, sizeof(*t.stop), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(t.stop, MAP_FAILED);
+	*t.stop = 0;
+	ASSERT_EQ(policy_attach(&p, "fifo", NULL, self->cg_id, NULL), 0);
+	EXPECT_EQ(trace_start(), 0);
+
+	toucher = cg_run_nowait(self->cg, touch_until_stopped, &t);
+	ASSERT_GT(toucher, 0);
+	EXPECT_EQ(cg_run(self->cg, read_stream, self->stream), 0)
+		TH_LOG("the stream was not read through beside the mapped hot set");
+	*t.stop = 1;
+	ASSERT_EQ(waitpid(toucher, &status, 0), toucher);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("the mapped data was wrong, or the toucher died: status %#x",
+		       status);
+
+	policy_pages = trace_sum("cache_ext_evict:", " reclaimed=");
+	lru_pages = trace_sum("cache_ext_fallback:", " reclaimed=");
+	TH_LOG("%d-page stream beside %d mapped pages in use: %ld pages reclaimed from fifo's candidates, %ld by the LRU",
+	       STREAM_PAGES, HOT_PAGES, policy_pages, lru_pages);
+	EXPECT_GT(policy_pages, 0);
+	EXPECT_EQ(trace_ejections("fifo"), 0);
+	EXPECT_EQ(cg_read_key_long(self->cg, "memory.events", "oom_kill "), 0);
+	EXPECT_EQ(cg_read_strcmp(self->cg, "memory.cache_ext", "fifo\n"), 0);
+	policy_detach(&p);
+	munmap((void *)t.stop, sizeof(*t.stop));
 }
 
 TEST_HARNESS_MAIN
