@@ -66,9 +66,20 @@ if [ -n "${EVAL_BIN:-}" ]; then
 	[ "$eval_status" -eq 0 ] || echo "not ok - scripts/eval.sh toy exited with $eval_status (see $EVAL_LOG)" | tee -a "$EVAL_LOG.tap"
 	passed=$((passed + $(grep -Ec '^ok [0-9]+' "$EVAL_LOG.tap")))
 	failed=$((failed + $(grep -Ec '^not ok' "$EVAL_LOG.tap")))
+	eval_failures=$(grep -E '^not ok' "$EVAL_LOG.tap")
 	rm -f "$EVAL_LOG.tap"
 fi
 [ "$failed" -eq 0 ] || status=1
+
+# What failed, again at the end: a run's log is long, and often only its
+# tail is kept (CI shows an excerpt).
+if [ "$failed" -ne 0 ]; then
+	echo
+	echo "== what failed (the logs: build/check-host.log, build/check-vm.log, build/check-eval.log)"
+	grep -E '^not ok' "$HOST_LOG"
+	grep -E 'not ok|:Expected ' "$VM_LOG" | head -n 60
+	[ -z "${eval_failures:-}" ] || echo "$eval_failures"
+fi
 
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
