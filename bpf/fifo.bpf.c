@@ -51,7 +51,7 @@ void CACHE_EXT_OP(fifo_evict, struct cache_ext_eviction_ctx *req,
 void CACHE_EXT_OP(fifo_mapped_accessed, struct folio *folio,
 		  struct mem_cgroup *memcg, u32 nr_ptes)
 {
-	bpf_cache_ext_list_move(memcg, FIFO_LIST, folio, true);
+	bpf_cache_ext_list_move(memcg, FIFO_LIST, folio, CACHE_EXT_TAIL);
 }
 
 SEC(".struct_ops.link")
