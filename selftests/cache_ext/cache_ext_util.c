@@ -110,6 +110,17 @@ int read_and_verify(const char *path)
 	return ret;
 }
 
+int cg_read_file_once(const char *cgroup, void *path)
+{
+	return read_and_verify(path) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int cg_read_file_twice(const char *cgroup, void *path)
+{
+	return read_and_verify(path) || read_and_verify(path) ?
+	       EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 int read_files(char (*paths)[PATH_MAX], int nr)
 {
 	int i, ret;

@@ -43,6 +43,9 @@ int check_page(const void *buf, size_t index);
 
 /* Read a file made by make_file() page by page and verify every page. */
 int read_and_verify(const char *path);
+/* For cg_run(): read_and_verify() of the file @path, once or twice. */
+int cg_read_file_once(const char *cgroup, void *path);
+int cg_read_file_twice(const char *cgroup, void *path);
 
 /* read_and_verify() each of @nr files; 0 or the first error. */
 int read_files(char (*paths)[PATH_MAX], int nr);

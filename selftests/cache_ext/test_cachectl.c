@@ -93,12 +93,6 @@ static long long stat_of(const char *text, const char *key)
 	return -1;
 }
 
-static int read_twice(const char *cgroup, void *path)
-{
-	return read_and_verify(path) || read_and_verify(path) ?
-	       EXIT_FAILURE : EXIT_SUCCESS;
-}
-
 FIXTURE(cachectl) {
 	char *cg;
 	uint64_t cg_id;
@@ -188,7 +182,7 @@ TEST_F(cachectl, attach_works_and_detaches)
 	close(fd);
 
 	/* Outlives the tool, and evicts: the workload runs under it. */
-	ASSERT_EQ(cg_run(self->cg, read_twice, self->file), 0);
+	ASSERT_EQ(cg_run(self->cg, cg_read_file_twice, self->file), 0);
 	ASSERT_EQ(cachectl(out, len, "stats %s", self->cg), 0) TH_LOG("%s", out);
 	calls = stat_of(out, "evict_calls");
 	accepted = stat_of(out, "accepted");
@@ -443,7 +437,7 @@ TEST_F(cachectl, monitor_reports_ejection)
 
 	link = attach_hostile(self->cg_id, "hostile_many", &skel);
 	ASSERT_NE(link, NULL);
-	ASSERT_EQ(cg_run(self->cg, read_twice, self->file), 0);
+	ASSERT_EQ(cg_run(self->cg, cg_read_file_twice, self->file), 0);
 
 	/* An ejection is the policy's; the unbinding that follows, the cgroup's. */
 	snprintf(want, sizeof(want), "unbound policy=hostile_many cgroup=%s",
@@ -499,7 +493,7 @@ TEST_F(cachectl, ejected_policy_replaced_in_one_step)
 	EXPECT_TRUE(listed_as(out, "cfifo", "active")) TH_LOG("%s", out);
 
 	/* top: one frame, the cgroup and its policy in it. */
-	ASSERT_EQ(cg_run(self->cg, read_twice, self->file), 0);
+	ASSERT_EQ(cg_run(self->cg, cg_read_file_twice, self->file), 0);
 	ASSERT_EQ(cachectl(out, len, "top -n 1 -d 1"), 0) TH_LOG("%s", out);
 	EXPECT_NE(strstr(out, "HIT%"), NULL) TH_LOG("%s", out);
 	EXPECT_NE(strstr(out, "cfifo"), NULL) TH_LOG("%s", out);

@@ -256,17 +256,6 @@ TEST_F(ctl, kill_ejects)
 				"and binds no cgroup"), 1);
 }
 
-static int read_twice(const char *cgroup, void *path)
-{
-	return read_and_verify(path) || read_and_verify(path) ?
-	       EXIT_FAILURE : EXIT_SUCCESS;
-}
-
-static int read_once(const char *cgroup, void *path)
-{
-	return read_and_verify(path) ? EXIT_FAILURE : EXIT_SUCCESS;
-}
-
 /*
  * The cgroup's page cache as its readers see it: a 1 MiB file read twice
  * is 256 misses and 256 hits; what reclaim evicts and is read again is a
@@ -280,7 +269,7 @@ TEST_F(ctl, effect_counts_hits_misses_refaults)
 
 	scratch_path(file, sizeof(file), "effect");
 	ASSERT_EQ(make_file(file, 256), 0);
-	ASSERT_EQ(cg_run(self->cg, read_twice, file), 0);
+	ASSERT_EQ(cg_run(self->cg, cg_read_file_twice, file), 0);
 	acc = binding_stat(self->cg_id, "accesses ");
 	miss = binding_stat(self->cg_id, "misses ");
 	TH_LOG("two reads of 256 pages: %lld accesses, %lld misses", acc, miss);
@@ -299,7 +288,7 @@ TEST_F(ctl, effect_counts_hits_misses_refaults)
 	ASSERT_TRUE(ret == 0 || ret == -EAGAIN) TH_LOG("memory.reclaim: %d", ret);
 	evicted = 256 - cached_pages(file);
 	ASSERT_GT(evicted, 64) TH_LOG("reclaim evicted %lld of 256", evicted);
-	ASSERT_EQ(cg_run(self->cg, read_once, file), 0);
+	ASSERT_EQ(cg_run(self->cg, cg_read_file_once, file), 0);
 	refaults = binding_stat(self->cg_id, "refaults ");
 	TH_LOG("%lld evicted, read again: %lld refaults, %lld more misses",
 	       evicted, refaults, binding_stat(self->cg_id, "misses ") - miss);

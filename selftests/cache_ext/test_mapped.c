@@ -498,11 +498,6 @@ out:
 	return ret;
 }
 
-static int read_stream(const char *cgroup, void *arg)
-{
-	return read_range(arg, 0, STREAM_PAGES) ? EXIT_FAILURE : EXIT_SUCCESS;
-}
-
 /*
  * Reclaim keeps a candidate used through a mapping since it last looked,
  * and asks the policy again (up to 64 times in a row) when a whole batch
@@ -532,7 +527,7 @@ TEST_F_TIMEOUT(mapped, kept_candidates_do_not_wedge_reclaim, 600)
 
 	toucher = cg_run_nowait(self->cg, touch_until_stopped, &t);
 	ASSERT_GT(toucher, 0);
-	EXPECT_EQ(cg_run(self->cg, read_stream, self->stream), 0)
+	EXPECT_EQ(cg_run(self->cg, cg_read_file_once, self->stream), 0)
 		TH_LOG("the stream was not read through beside the mapped hot set");
 	*t.stop = 1;
 	ASSERT_EQ(waitpid(toucher, &status, 0), toucher);
