@@ -77,7 +77,17 @@ if [ "$failed" -ne 0 ]; then
 	echo
 	echo "== what failed (the logs: build/check-host.log, build/check-vm.log, build/check-eval.log)"
 	grep -E '^not ok' "$HOST_LOG"
-	grep -E 'not ok|:Expected ' "$VM_LOG" | head -n 60
+	# Each failed kselftest with what it logged (its TH_LOG lines hold
+	# the measurements an Expected line only sums up), 30 lines at most.
+	awk '/#  RUN /   { n = 0 }
+	     { buf[n++ % 30] = $0 }
+	     /^kselftest: / { print }
+	     /not ok [0-9]+ / {
+		if ($0 ~ /not ok [0-9]+ selftests:/) { print; next }
+		for (i = (n > 30 ? n - 30 : 0); i < n; i++)
+			print buf[i % 30]
+		n = 0
+	     }' "$VM_LOG" | head -n 200
 	[ -z "${eval_failures:-}" ] || echo "$eval_failures"
 fi
 
