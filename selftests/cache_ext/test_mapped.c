@@ -432,15 +432,17 @@ static long hot_misses(struct __test_metadata *_metadata,
  * so it is lhd's ranking on this workload, not the report.  Logged.
  *
  * Without a TLB flush before each round's use (flush_and_touch()), that
- * fifo and s3fifo bound failed in 6 of 16 runs made after other programs
- * in the same boot (2026-12-03: CI's make check, make kselftest, and 14
- * runs after test_ctl), never in 9 runs of this program alone: one of
- * the two lost 150-440 hot pages, in bursts of ~200 in one round, while
- * every requeue succeeded; fifo heard 3088-4114 mapped uses instead of
- * 6144 (each hot page at the head every second round, 6 times).  Uses
- * were made and not seen: after reclaim cleared a page's accessed bit,
- * the next use went through the translation the emulated TLB still held.
- * With the flush, 10 runs of 10 after test_ctl: fifo and s3fifo 0 misses,
+ * fifo and s3fifo bound failed in 7 of 18 runs made after other programs
+ * in the same boot (2026-12-03: CI's make check and make kselftest, 4 of
+ * 13 runs after test_ctl, 1 of 2 with cache_ext_ctl loaded; one make
+ * check passed), never in 9 runs of this program alone or after
+ * test_hooks: one of the two lost 150-440 hot pages, in bursts of ~200 in
+ * one round, while every requeue succeeded; fifo heard 3088-4114 mapped
+ * uses instead of 6144 (each hot page at the head every second round, 6
+ * times).  Uses were made and not seen: after reclaim cleared a page's
+ * accessed bit, the next use went through the translation the emulated
+ * TLB still held.
+ * With the flush, 13 runs of 13 after test_ctl: fifo and s3fifo 0 misses,
  * fifo 6144 reports (6036 once).  The kernel's LRU missed nothing in
  * every run, flush or not: a folio must be found unused twice, on the
  * active and then the inactive list, before it goes, where fifo and
