@@ -41,9 +41,11 @@ KSELFTEST_DIR	:= $(KSRC)/tools/testing/selftests
 # every machine; vm.sh says so when qemu fails).
 VM		:= scripts/vm.sh$(if $(filter 1 y yes,$(KVM)), --kvm)
 VM_TIMEOUT	?= 1200
-# make check's kselftests in one boot: a guard against a wedged guest, not a
-# budget.  They take 15-21 min on this 2-core TCG machine (2026-12-02: 20
-# min 2 s with another VM beside them, past the 1200 s that killed CI).
+# The whole kselftest suite in one boot (make check, make kselftest, make
+# patches-kselftest): a guard against a wedged guest, not a budget.  It
+# takes 15-21 min on this 2-core TCG machine (2026-12-02: 20 min 2 s with
+# another VM beside it, past the 1200 s that killed CI; 2026-12-03: make
+# kselftest and make patches-kselftest killed at 1200 s beside make check).
 CHECK_VM_TIMEOUT ?= 3600
 # The debug kernel (KASAN, lockdep) runs the tests three to four times slower.
 DEBUG_VM_TIMEOUT ?= 5400
@@ -341,7 +343,7 @@ selftests: bpf tools
 	@$(MAKE) -s -C selftests/cache_ext $(SELFTEST_VARS)
 
 kselftest: kernel module selftests
-	@$(VM) -t $(VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
+	@$(VM) -t $(CHECK_VM_TIMEOUT) -- env CACHE_EXT_CTL_KO=$(CTL_KO) \
 		CACHECTL=$(CACHECTL) LCTRAIN=$(LCTRAIN) \
 		$(TOP)/scripts/kselftest.sh $(SELFTEST_VARS)
 
@@ -546,7 +548,7 @@ patches-kselftest: $(B)/.deps
 	@$(MAKE) -s -C $(SERIES_TREE)/tools/testing/selftests TARGETS=cache_ext \
 		O=$(SERIES_KOUT) CLANG=$(CLANG) INSTALL_PATH=$(SERIES_TESTS) install \
 		> $(B)/series-kselftest.log 2>&1 || { tail -n 40 $(B)/series-kselftest.log; exit 1; }
-	@KERNEL=$(SERIES_KOUT)/arch/x86/boot/bzImage $(VM) -t $(VM_TIMEOUT) -- \
+	@KERNEL=$(SERIES_KOUT)/arch/x86/boot/bzImage $(VM) -t $(CHECK_VM_TIMEOUT) -- \
 		env CACHE_EXT_CTL_KO=$(SERIES_KOUT)/mm/cache_ext/ctl/cache_ext_ctl.ko \
 		CACHECTL=$(SERIES_KOUT)/kselftest/cache_ext/tools/cachectl/cachectl \
 		LCTRAIN=$(SERIES_KOUT)/kselftest/cache_ext/tools/lctrain/lctrain \
