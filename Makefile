@@ -66,6 +66,7 @@ help:
 	@echo 'make patches-kselftest  the series'"'"' kselftests built in its tree, run in the VM with run_kselftest.sh'
 	@echo 'make vm CMD=".."  run a command in the VM (CMD as written; KVM=1 for KVM);  make vm-shell: interactive'
 	@echo 'make bench-core registry memory and hook cost, side by side in one boot'
+	@echo 'make bench-hits the cost of a page cache hit under every policy, 1-4 readers'
 	@echo 'make profile-core SETUPS="unbound fifo"  instructions per kernel function (QEMU plugin)'
 	@echo 'make bench-concurrency  1-8 readers in one cgroup: decision time, ejections'
 	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
@@ -383,11 +384,19 @@ BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Werror -I$(B)/bpf -I$(LIBBPF_INC) \
 BENCH_COMMON	:= selftests/cache_ext/cache_ext_util.c tools/cachectl/struct_ops.c \
 		   tools/cachectl/setvar.c tools/cachectl/err.c \
 		   $(KSELFTEST_DIR)/cgroup/cgroup_util.c
+# Medians and confidence intervals of rounds, for the benchmarks that take them.
+BENCH_STATS	:= bench/stats.c
 
-$(BENCH_OUT)/core_overhead: bench/core_overhead.c $(BENCH_COMMON) bpf
+$(BENCH_OUT)/core_overhead: bench/core_overhead.c $(BENCH_STATS) bench/stats.h $(BENCH_COMMON) bpf
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
-	@$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
+	@$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_STATS) $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
+
+$(BENCH_OUT)/hit_cost: bench/hit_cost.c module/cache_ext_suite.h $(BENCH_STATS) bench/stats.h \
+		$(BENCH_COMMON) bpf
+	@mkdir -p $(dir $@)
+	@echo '  CC      $<'
+	@$(CC) $(BENCH_CFLAGS) -Imodule -o $@ $< $(BENCH_STATS) $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
 
 $(BENCH_OUT)/policies: bench/policies.c selftests/cache_ext/workload.c \
 		selftests/cache_ext/workload.h $(BENCH_COMMON) \
@@ -398,11 +407,11 @@ $(BENCH_OUT)/policies: bench/policies.c selftests/cache_ext/workload.c \
 		$(CACHECTL_DIR)/hist.c $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
 
 $(BENCH_OUT)/concurrency: bench/concurrency.c selftests/cache_ext/workload.c \
-		selftests/cache_ext/workload.h $(BENCH_COMMON) bpf
+		selftests/cache_ext/workload.h $(BENCH_STATS) bench/stats.h $(BENCH_COMMON) bpf
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
 	@$(CC) $(BENCH_CFLAGS) -o $@ $< selftests/cache_ext/workload.c \
-		$(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
+		$(BENCH_STATS) $(BENCH_COMMON) $(LIBBPF_A) -lelf -lz -lm
 
 # --- make eval: the papers' experiments on real programs ----------------------
 
@@ -471,14 +480,23 @@ bench-concurrency: kernel module $(BENCH_OUT)/concurrency
 	for p in $$busy; do pkill -P $$p 2>/dev/null; kill $$p 2>/dev/null; done; \
 	exit $$status
 
-.PHONY: bench-core
+.PHONY: bench-core bench-hits
 # The guest clock counts instructions (-icount): CPU time per read is then
 # work done, not the host's load, and rounds agree to a fraction of 1%.
 # About 5 minutes on an idle machine, four times that beside two busy VMs.
-bench-core: kernel module $(BENCH_OUT)/core_overhead
+# The miss path (core_overhead), then hits alone (hit_cost: every policy
+# of the suite with 1, 2 and 4 readers), in the same boot.  BENCH_ARGS go
+# to core_overhead, HIT_ARGS to hit_cost.
+bench-core: kernel module $(BENCH_OUT)/core_overhead $(BENCH_OUT)/hit_cost
 	@VM_QEMU_ARGS="-icount shift=0" $(VM) -t 3600 -- \
-		env CACHE_EXT_CTL_KO=$(CTL_KO) \
-		$(BENCH_OUT)/core_overhead $(BENCH_ARGS)
+		env CACHE_EXT_CTL_KO=$(CTL_KO) sh -c \
+		'$(BENCH_OUT)/core_overhead $(BENCH_ARGS) && echo && \
+		 $(BENCH_OUT)/hit_cost $(HIT_ARGS)'
+
+# Hits alone: make bench-hits HIT_ARGS="-p fifo,lfu".
+bench-hits: kernel module $(BENCH_OUT)/hit_cost
+	@VM_QEMU_ARGS="-icount shift=0" $(VM) -t 3600 -- \
+		env CACHE_EXT_CTL_KO=$(CTL_KO) $(BENCH_OUT)/hit_cost $(HIT_ARGS)
 
 # Instructions per kernel function of one setup, or the difference of two:
 # make profile-core SETUPS="unbound fifo".  A developer's tool, not a test.

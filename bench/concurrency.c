@@ -39,6 +39,7 @@
 
 #include "cgroup_util.h"
 #include "cache_ext_util.h"
+#include "stats.h"
 #include "workload.h"
 
 #define FILE_PAGES	16384		/* 64 MiB */
@@ -232,13 +233,6 @@ static int timed_reader(const char *cg, void *arg)
 	}
 	zipf_free(&z);
 	return EXIT_SUCCESS;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Two timed readers under @setup ("kernel" for no policy). */

@@ -72,6 +72,7 @@
 
 #include "cgroup_util.h"
 #include "cache_ext_util.h"
+#include "stats.h"
 #include "fifo.skel.h"
 #include "noop.skel.h"
 #include "empty_hooks.skel.h"
@@ -219,37 +220,6 @@ static long fifo_evict_calls(void)
 	if (f)
 		fclose(f);
 	return val;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n)
-{
-	double s[MAX_ROUNDS];
-
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return s[n / 2];
-}
-
-/* Mean of @v and the half-width of its 95% confidence interval. */
-static double mean_ci(const double *v, int n, double *ci)
-{
-	double sum = 0, sq = 0, mean;
-	int i;
-
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	mean = sum / n;
-	for (i = 0; i < n; i++)
-		sq += (v[i] - mean) * (v[i] - mean);
-	*ci = n > 1 ? 2 * sqrt(sq / (n - 1) / n) : 0;
-	return mean;
 }
 
 static struct noop *noop;

@@ -52,7 +52,6 @@ void CACHE_EXT_OP(lfu_added, struct folio *folio, struct mem_cgroup *memcg)
 		cache_ext_count_added(folio, count, 1);
 	else if (count)
 		*count = 1;
-	bpf_cache_ext_list_add(memcg, LFU_LIST, folio, CACHE_EXT_TAIL);
 }
 
 void CACHE_EXT_OP(lfu_accessed, struct folio *folio, struct mem_cgroup *memcg)
@@ -76,5 +75,7 @@ struct cache_ext_ops lfu = {
 	.folio_added	= (void *)lfu_added,
 	.folio_accessed	= (void *)lfu_accessed,
 	.evict_folios	= (void *)lfu_evict,
+	/* New folios at the tail of LFU_LIST, in the insertion's one lock hold. */
+	.flags		= CACHE_EXT_OPS_ADD_TO_LIST,
 	.name		= "lfu",
 };

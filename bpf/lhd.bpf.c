@@ -228,7 +228,6 @@ void CACHE_EXT_OP(lhd_added, struct folio *folio, struct mem_cgroup *memcg)
 	clock = __sync_fetch_and_add(&cg->clock, 1);
 	*st = folio_state(clock, 0, 0);
 	__sync_fetch_and_add(&cg->nr_folios, 1);
-	bpf_cache_ext_list_add(memcg, LHD_LIST, folio, CACHE_EXT_TAIL);
 	maybe_reconfigure(cg, clock);
 }
 
@@ -306,5 +305,7 @@ struct cache_ext_ops lhd = {
 	.folio_accessed	= (void *)lhd_accessed,
 	.folio_removed	= (void *)lhd_removed,
 	.evict_folios	= (void *)lhd_evict,
+	/* New folios at the tail of LHD_LIST, in the insertion's one lock hold. */
+	.flags		= CACHE_EXT_OPS_ADD_TO_LIST,
 	.name		= "lhd",
 };

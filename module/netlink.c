@@ -89,6 +89,7 @@ static int put_stats(struct sk_buff *skb, const struct cache_ext_stats_snapshot 
 		CACHE_EXT_A_STAT_MAPPED_ACCESSES, CACHE_EXT_A_STAT_PREFETCHED,
 		CACHE_EXT_A_STAT_PREFETCH_EVICTED,
 		CACHE_EXT_A_STAT_PREFETCH_REFAULTS,
+		CACHE_EXT_A_STAT_LOCK_HOLDS,
 	};
 	const u64 *val = (const u64 *)s;
 	struct nlattr *nest;

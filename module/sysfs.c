@@ -128,13 +128,14 @@ int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
 			 "accesses %llu\nmisses %llu\nrefaults %llu\n"
 			 "evict_busy %llu\nmapped_accesses %llu\n"
 			 "prefetched %llu\nprefetch_evicted %llu\n"
-			 "prefetch_refaults %llu\n",
+			 "prefetch_refaults %llu\nlock_holds %llu\n",
 			 s->evict_calls, s->requested, s->proposed, s->accepted,
 			 s->rejected, s->reclaimed, s->fallback, s->errors,
 			 s->untracked, s->not_admitted, s->tracked,
 			 s->registry_bytes, s->accesses, s->misses, s->refaults,
 			 s->evict_busy, s->mapped_accesses, s->prefetched,
-			 s->prefetch_evicted, s->prefetch_refaults);
+			 s->prefetch_evicted, s->prefetch_refaults,
+			 s->lock_holds);
 }
 
 struct state_query {

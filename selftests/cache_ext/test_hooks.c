@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -593,6 +594,128 @@ TEST(tracking_follows_folio_callbacks)
 		snprintf(want, sizeof(want), "tracked=%d ", cases[i].tracked);
 		EXPECT_EQ(trace_count(who, id_str, want, NULL), 1)
 			TH_LOG("%s", cases[i].policy);
+	}
+
+	unlink(file);
+	cg_destroy(cg);
+	free(cg);
+}
+
+#define HIT_PAGES	1024	/* 4 MiB: what the readers hit */
+#define HIT_FILE_PAGES	4096	/* the rest is left to readahead */
+#define HIT_READERS	4
+#define HIT_PASSES	3
+
+/* HIT_PASSES reads of each of the first HIT_PAGES pages, checked. */
+static int read_hits(const char *cgroup, void *path)
+{
+	char buf[PAGE_SZ];
+	int fd = open(path, O_RDONLY), pass, i, ret = EXIT_SUCCESS;
+
+	if (fd < 0)
+		return EXIT_FAILURE;
+	for (pass = 0; pass < HIT_PASSES && ret == EXIT_SUCCESS; pass++)
+		for (i = 0; i < HIT_PAGES && ret == EXIT_SUCCESS; i++)
+			if (pread(fd, buf, PAGE_SZ, (off_t)i * PAGE_SZ) != PAGE_SZ ||
+			    check_page(buf, i))
+				ret = EXIT_FAILURE;
+	close(fd);
+	return ret;
+}
+
+/* The first HIT_PAGES pages read once, in order: readahead runs ahead. */
+static int read_head(const char *cgroup, void *path)
+{
+	char buf[PAGE_SZ];
+	int fd = open(path, O_RDONLY), i, ret = EXIT_SUCCESS;
+
+	if (fd < 0)
+		return EXIT_FAILURE;
+	for (i = 0; i < HIT_PAGES && ret == EXIT_SUCCESS; i++)
+		if (pread(fd, buf, PAGE_SZ, (off_t)i * PAGE_SZ) != PAGE_SZ)
+			ret = EXIT_FAILURE;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The binding's lock until its count stops moving: insertions may have
+ * queued a resize of the registry's hash table, which takes the lock
+ * from a work item.  -1 if it does not settle in 5 s.
+ */
+static long long settled_lock_holds(uint64_t cg_id)
+{
+	long long prev = binding_stat(cg_id, "lock_holds "), now;
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		usleep(100 * 1000);
+		now = binding_stat(cg_id, "lock_holds ");
+		if (now == prev)
+			return now;
+		prev = now;
+	}
+	return -1;
+}
+
+/*
+ * A page cache hit takes no lock of the binding: HIT_READERS readers
+ * hitting cached pages while readahead folios sit unread in the cgroup
+ * (the hit path then clears prefetched marks and hands the policy its
+ * per-folio state) leave the binding's lock count where it was.  For the
+ * policies whose folio_accessed() touches only per-folio state (fifo has
+ * none); a policy that moves folios on every access (mru, get_scan) takes
+ * the lock in its list kfuncs, which is its choice.
+ */
+TEST(hits_take_no_binding_lock)
+{
+	static const char *const policies[] = { "fifo", "lfu", "s3fifo", "mglru" };
+	long long holds, accesses, after, accessed;
+	pid_t readers[HIT_READERS];
+	char file[PATH_MAX], *cg;
+	int i, r, status;
+	struct policy p;
+	uint64_t id;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	ASSERT_EQ(ctl_module_load(), 0);
+	cg = memcg_create("cache_ext_hits");
+	ASSERT_NE(cg, NULL);
+	id = cgroup_id_of(cg);
+	scratch_path(file, sizeof(file), "hits");
+	ASSERT_EQ(make_file(file, HIT_FILE_PAGES), 0);
+
+	for (i = 0; i < (int)(sizeof(policies) / sizeof(policies[0])); i++) {
+		ASSERT_EQ(policy_attach(&p, policies[i], NULL, id, NULL), 0);
+		ASSERT_EQ(drop_file_cache(file), 0);
+		ASSERT_EQ(cg_run(cg, read_head, file), 0);
+		/* Readahead went past what was read: unread, prefetched. */
+		EXPECT_GT(cached_range(file, HIT_PAGES,
+				       HIT_FILE_PAGES - HIT_PAGES), 0)
+			TH_LOG("%s: no folio beyond the reads", policies[i]);
+
+		holds = settled_lock_holds(id);
+		accesses = binding_stat(id, "accesses ");
+		ASSERT_GE(holds, 0) TH_LOG("%s: no lock_holds count, or it did not settle",
+					   policies[i]);
+		for (r = 0; r < HIT_READERS; r++) {
+			readers[r] = cg_run_nowait(cg, read_hits, file);
+			ASSERT_GT(readers[r], 0);
+		}
+		for (r = 0; r < HIT_READERS; r++) {
+			ASSERT_EQ(waitpid(readers[r], &status, 0), readers[r]);
+			EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+				TH_LOG("%s: reader %d's data", policies[i], r);
+		}
+		after = binding_stat(id, "lock_holds ");
+		accessed = binding_stat(id, "accesses ") - accesses;
+		TH_LOG("%s: %lld accesses, %lld lock holds", policies[i],
+		       accessed, after - holds);
+		EXPECT_GE(accessed, (long long)HIT_READERS * HIT_PASSES * HIT_PAGES);
+		EXPECT_EQ(after - holds, 0) TH_LOG("%s", policies[i]);
+		EXPECT_EQ(cached_range(file, 0, HIT_PAGES), HIT_PAGES);
+		policy_detach(&p);
 	}
 
 	unlink(file);

@@ -257,6 +257,7 @@ const char *nl_stat_name(unsigned int stat)
 		[CACHE_EXT_A_STAT_PREFETCHED]	= "prefetched",
 		[CACHE_EXT_A_STAT_PREFETCH_EVICTED] = "prefetch_evicted",
 		[CACHE_EXT_A_STAT_PREFETCH_REFAULTS] = "prefetch_refaults",
+		[CACHE_EXT_A_STAT_LOCK_HOLDS]	= "lock_holds",
 	};
 
 	return stat < sizeof(names) / sizeof(names[0]) ? names[stat] : NULL;

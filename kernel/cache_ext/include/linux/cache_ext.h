@@ -211,6 +211,12 @@ struct cache_ext_ops {
 	 * held: must not sleep.  Accesses through page tables come to
 	 * @folio_mapped_accessed instead, or here if the policy leaves that
 	 * callback out.
+	 *
+	 * Called on every page cache hit, with no lock of the binding
+	 * taken: bpf_cache_ext_folio_data() and
+	 * bpf_cache_ext_folio_prefetched() on @folio take none either.  A
+	 * list kfunc here takes the binding's lock on every hit; keep to
+	 * @folio's own state where the algorithm allows.
 	 */
 	void (*folio_accessed)(struct folio *folio, struct mem_cgroup *memcg);
 

@@ -249,6 +249,7 @@ static void binding_free(struct cache_ext_binding *binding)
 	spin_lock(&cache_ext_watchdog_lock);
 	spin_unlock(&cache_ext_watchdog_lock);
 	free_percpu(binding->stats.effect);
+	free_percpu(binding->stats.lock_holds);
 	kfree(binding->ra_ghosts);
 	kfree(binding);
 }
@@ -277,9 +278,11 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	if (!binding)
 		return -ENOMEM;
 	binding->stats.effect = alloc_percpu(struct cache_ext_effect);
+	binding->stats.lock_holds = alloc_percpu(unsigned long);
 	binding->ra_ghosts = kcalloc(CACHE_EXT_RA_GHOSTS, sizeof(u32),
 				     GFP_KERNEL);
-	if (!binding->stats.effect || !binding->ra_ghosts) {
+	if (!binding->stats.effect || !binding->stats.lock_holds ||
+	    !binding->ra_ghosts) {
 		binding_free(binding);
 		return -ENOMEM;
 	}
@@ -621,7 +624,7 @@ void cache_ext_note_error(struct cache_ext_binding *binding,
 
 	atomic_long_inc(&binding->stats.errors);
 
-	spin_lock_irqsave(&binding->lock, flags);
+	flags = cache_ext_lock_irqsave(binding);
 	halves = (jiffies - binding->err_stamp) / HZ;
 	if (halves) {
 		binding->err_level = halves < 32 ?
@@ -1383,9 +1386,11 @@ static void snapshot_stats(struct cache_ext_binding *b,
 	s->refaults = 0;
 	s->mapped_accesses = 0;
 	s->prefetched = 0;
+	s->lock_holds = 0;
 	for_each_possible_cpu(cpu) {
 		const struct cache_ext_effect *e = per_cpu_ptr(st->effect, cpu);
 
+		s->lock_holds += READ_ONCE(*per_cpu_ptr(st->lock_holds, cpu));
 		s->accesses += READ_ONCE(e->accesses);
 		s->misses += READ_ONCE(e->misses);
 		s->refaults += READ_ONCE(e->refaults);
@@ -1638,23 +1643,23 @@ out:
 }
 
 /*
- * @folio of @binding was used: it is prefetched no more.  Looks the folio
- * up only while the binding has prefetched folios; a read()-only workload
- * without readahead pays nothing.
+ * @folio of @binding was used: it is prefetched no more.  The page cache
+ * hit path: no lock is taken and nothing shared is written, only the
+ * folio's own prefetched bit, once (cache_ext_registry_lookup_rcu()).
  *
- * Return: the folio's node, if it was looked up and found, else 0.
+ * Return: the folio's node, if the binding tracks folios and it was
+ * found, else 0.
  */
 static u32 note_folio_used(struct cache_ext_binding *binding,
 			   struct folio *folio)
 {
-	unsigned long flags;
 	u32 idx;
 
-	if (!binding->tracks || !READ_ONCE(binding->registry.nr_prefetched))
+	if (!binding->tracks)
 		return 0;
-	spin_lock_irqsave(&binding->lock, flags);
-	idx = cache_ext_registry_used(binding, folio);
-	spin_unlock_irqrestore(&binding->lock, flags);
+	idx = cache_ext_registry_lookup_rcu(binding, folio);
+	if (idx)
+		reg_clear_prefetched(&binding->registry, idx);
 	return idx;
 }
 
@@ -1761,7 +1766,7 @@ void __cache_ext_folio_removed(struct folio *folio)
 	if (!binding || !binding->tracks)
 		return;
 
-	spin_lock(&binding->lock);
+	cache_ext_lock(binding);
 	tracked = cache_ext_registry_remove(binding, folio,
 					    binding->ops->folio_removed ?
 					    &data : NULL, &prefetched);
@@ -1807,7 +1812,7 @@ void __cache_ext_folio_replaced(struct folio *old, struct folio *new)
 	rcu_read_lock();
 	binding = folio_any_binding(old);
 	if (binding && binding->tracks) {
-		spin_lock_irqsave(&binding->lock, flags);
+		flags = cache_ext_lock_irqsave(binding);
 		cache_ext_registry_rekey(binding, old, new);
 		spin_unlock_irqrestore(&binding->lock, flags);
 	}
@@ -1837,10 +1842,8 @@ void __cache_ext_folio_split(struct folio *folio, struct folio *tail)
 	binding = folio_any_binding(folio);
 	if (!binding || !binding->tracks)
 		return;
-	spin_lock(&binding->lock);
-	idx = cache_ext_registry_lookup(binding, folio);
+	idx = cache_ext_registry_lookup_rcu(binding, folio);
 	prefetched = idx && reg_test_prefetched(&binding->registry, idx);
-	spin_unlock(&binding->lock);
 	if (!idx)
 		return;
 
@@ -1880,10 +1883,14 @@ void __cache_ext_folio_read(struct folio *folio)
 	rcu_read_lock();
 	binding = folio_binding(folio);
 	if (binding && binding->ops->admit_folio) {
-		spin_lock_irq(&binding->lock);
-		idx = cache_ext_registry_lookup(binding, folio);
-		drop = idx && reg_node(&binding->registry, idx)->noadmit;
-		spin_unlock_irq(&binding->lock);
+		/* Every read asks: no lock, and the node's word read once. */
+		idx = cache_ext_registry_lookup_rcu(binding, folio);
+		if (idx) {
+			struct cache_ext_node n =
+				node_read_once(reg_node(&binding->registry, idx));
+
+			drop = n.noadmit;
+		}
 	}
 	rcu_read_unlock();
 	if (!drop || !folio_trylock(folio))

@@ -38,6 +38,8 @@ struct notifier_block;
  *	(one whose accessed bit reclaim found was accessed)
  * @prefetch_refaults: of those, folios read in again (a lower bound: the
  *	last 1,024 or so are remembered)
+ * @lock_holds: acquisitions of the binding's lock: insertions, removals,
+ *	list kfuncs, eviction; never a page cache hit
  */
 struct cache_ext_stats_snapshot {
 	u64 evict_calls;
@@ -60,6 +62,7 @@ struct cache_ext_stats_snapshot {
 	u64 prefetched;
 	u64 prefetch_evicted;
 	u64 prefetch_refaults;
+	u64 lock_holds;
 };
 
 /**

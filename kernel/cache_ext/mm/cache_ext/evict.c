@@ -103,7 +103,7 @@ static bool foreign_folio(struct cache_ext_binding *b, struct folio *folio)
 	other = cache_ext_sibling_binding(b, memcg);
 	if (!other)
 		return false;
-	spin_lock_irqsave(&other->lock, flags);
+	flags = cache_ext_lock_irqsave(other);
 	tracked = cache_ext_registry_lookup(other, folio) != 0;
 	spin_unlock_irqrestore(&other->lock, flags);
 	return tracked;
@@ -124,7 +124,7 @@ static int check_tracked(struct cache_ext_evict_req *req, struct folio *folio)
 	bool tracked = call->folio == folio;
 
 	if (!tracked) {
-		spin_lock_irqsave(&b->lock, flags);
+		flags = cache_ext_lock_irqsave(b);
 		tracked = cache_ext_registry_lookup(b, folio) != 0;
 		spin_unlock_irqrestore(&b->lock, flags);
 	}
@@ -312,7 +312,7 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 	for (;;) {
 		u32 piece = 0;
 
-		spin_lock_irqsave(&b->lock, flags);
+		flags = cache_ext_lock_irqsave(b);
 		pos = reg_node(reg, cursor ? cursor : head)->next;
 		if (cursor) {
 			node_remove(reg, cursor);

@@ -4,6 +4,7 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/cache.h>
 #include <linux/cache_ext.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
@@ -12,6 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -95,7 +97,8 @@ struct cache_ext_node {
  * struct cache_ext_data_chunk - the per-folio data of a chunk of nodes
  * @data: the policy's u32 of each node (bpf_cache_ext_folio_data())
  * @prefetched: the kernel's bit of each node: set while the folio, which
- *	readahead inserted, has not been accessed; under the binding's lock
+ *	readahead inserted, has not been accessed.  Atomic bit operations:
+ *	a hit clears it without the binding's lock
  *
  * The chunk tables point at @data, the first member.
  */
@@ -105,11 +108,31 @@ struct cache_ext_data_chunk {
 };
 
 /**
+ * struct cache_ext_buckets - a hash table of folio pfn -> node index
+ * @rcu: frees a table that a resize replaced, after a grace period
+ * @bits: log2 of the number of buckets; fixed for the table's life
+ * @head: the first node of each chain, 0 for none
+ */
+struct cache_ext_buckets {
+	struct rcu_head rcu;
+	u8 bits;
+	u32 head[];
+};
+
+/**
  * struct cache_ext_registry - the folios a binding tracks
  * @nodes: chunk table: @nodes[i] holds nodes i * CACHE_EXT_CHUNK_NODES ...
  * @data: the policy's u32 of each node, chunked like @nodes
+ * @buckets: hash table of folio pfn -> node index; while it is resized,
+ *	@buckets[1] is the new table and the first @moved buckets of
+ *	@buckets[0] have been moved into it.  Changed under the lock, read
+ *	under it or, by cache_ext_registry_lookup_rcu(), under RCU: a
+ *	replaced table is freed after a grace period
  * @nr_chunks: chunks allocated; chunks are freed with the registry only,
- *	so a pointer into @data stays valid while its binding is published
+ *	so a pointer into @data stays valid while its binding is published.
+ *	Stored with release once the chunk is in the tables: a lockless
+ *	reader that loads it with acquire may use any index below
+ *	@nr_chunks * CACHE_EXT_CHUNK_NODES
  * @max_chunks: size of the chunk tables
  * @retired: chunk tables replaced by larger ones, kept until the registry
  *	is destroyed: reg_data() is evaluated outside the lock (see
@@ -118,14 +141,7 @@ struct cache_ext_data_chunk {
  * @free: first free node (linked by &cache_ext_node.next), 0 for none
  * @nr_free: free nodes
  * @nr: tracked folios
- * @nr_prefetched: tracked folios whose prefetched bit is set (see
- *	&struct cache_ext_data_chunk); read without the lock by the access
- *	hooks, which look a folio up only while some are
  * @cursors: free cursor nodes, bit i for node i
- * @buckets: hash table of folio pfn -> node index; while it is resized,
- *	@buckets[1] is the new table and the first @moved buckets of
- *	@buckets[0] have been moved into it
- * @bits: log2 of the sizes of @buckets
  * @moved: see @buckets
  * @grow_at: more folios than this resize @buckets (twice its size)
  * @shrink_at: fewer folios than this resize @buckets (half its size, or
@@ -133,15 +149,18 @@ struct cache_ext_data_chunk {
  *	queued or running
  * @resize_work: resizes @buckets to the number of folios
  *
- * Everything is under &cache_ext_binding.lock, except the chunks of @data
- * that the policy reads and writes through bpf_cache_ext_folio_data(),
- * and the load of @data by reg_data() that finds them: the hooks and the
- * iterator evaluate it after dropping the lock.  That is why a chunk
- * table, once published, is never freed before the registry.
+ * Everything is changed under &cache_ext_binding.lock.  Read without it:
+ * the chunks of @data that the policy reads and writes through
+ * bpf_cache_ext_folio_data(), the prefetched bits, and, on a page cache
+ * hit, the hash chains, the nodes' hash-chain words and the chunk tables
+ * (cache_ext_registry_lookup_rcu()).  That is why a chunk table, once
+ * published, is never freed before the registry, and why every store a
+ * lockless reader may see is a whole word.
  */
 struct cache_ext_registry {
 	struct cache_ext_node **nodes;
 	u32 **data;
+	struct cache_ext_buckets __rcu *buckets[2];
 	u32 nr_chunks;
 	u32 max_chunks;
 	struct {
@@ -152,10 +171,7 @@ struct cache_ext_registry {
 	u32 free;
 	u32 nr_free;
 	u32 nr;
-	u32 nr_prefetched;
 	u64 cursors;
-	u32 *buckets[2];
-	u8 bits[2];
 	u32 moved;
 	u32 grow_at;
 	u32 shrink_at;
@@ -199,6 +215,8 @@ struct cache_ext_prealloc {
  * @prefetch_refaults: of those, folios read in again (at least: see
  *	&cache_ext_binding.ra_ghosts)
  * @effect: per CPU, what the cgroup's page cache did for its readers
+ * @lock_holds: per CPU, acquisitions of &cache_ext_binding.lock; the cost
+ *	the binding adds to the cgroup's page cache, not an effect of it
  */
 struct cache_ext_stats {
 	atomic_long_t evict_calls;
@@ -215,6 +233,7 @@ struct cache_ext_stats {
 	atomic_long_t prefetch_evicted;
 	atomic_long_t prefetch_refaults;
 	struct cache_ext_effect __percpu *effect;
+	unsigned long __percpu *lock_holds;
 };
 
 /**
@@ -285,9 +304,15 @@ enum cache_ext_timed {
  *	list them (%CACHE_EXT_OPS_ADD_TO_LIST), so the registry tracks them;
  *	a policy without those never sees a folio, so it could name none,
  *	and its binding tracks nothing
- * @lock: protects the registry, the lists and every node; taken with
- *	interrupts disabled because folio removal runs under the i_pages lock
  * @registry: the tracked folios and the lists' nodes
+ * @lock: protects the registry, the lists and every node; taken with
+ *	interrupts disabled because folio removal runs under the i_pages
+ *	lock.  A page cache hit does not take it (see
+ *	cache_ext_registry_lookup_rcu()); every acquisition is counted in
+ *	&cache_ext_stats.lock_holds (cache_ext_lock_irqsave()).  It starts
+ *	a cacheline, after the registry's: a hit reads the fields before it
+ *	and the registry's tables, and must not share a line with a lock
+ *	that every insertion writes
  * @nr_lists: lists created so far; ids are 0 .. @nr_lists - 1
  * @lists: the eviction lists
  * @stats: counters
@@ -323,8 +348,8 @@ struct cache_ext_binding {
 	int state;
 	bool inherited;
 	bool tracks;
-	spinlock_t lock;	/* see @lock above */
 	struct cache_ext_registry registry;
+	spinlock_t lock ____cacheline_aligned_in_smp;	/* see @lock above */
 	u32 nr_lists;
 	struct cache_ext_list lists[CACHE_EXT_MAX_LISTS];
 	struct cache_ext_stats stats;
@@ -338,6 +363,32 @@ struct cache_ext_binding {
 	atomic64_t rate_ns[CACHE_EXT_NR_TIMED];
 };
 
+/*
+ * Take @b's lock with interrupts off, counting the acquisition in
+ * &cache_ext_stats.lock_holds: the lock is what a binding adds to the page
+ * cache's own locking, and the count is how a test or an administrator
+ * sees where it is taken.  Returns the flags for spin_unlock_irqrestore().
+ */
+static __always_inline unsigned long
+cache_ext_lock_irqsave(struct cache_ext_binding *b)
+	__acquires(&b->lock)
+{
+	unsigned long flags;
+
+	this_cpu_inc(*b->stats.lock_holds);
+	spin_lock_irqsave(&b->lock, flags);
+	return flags;
+}
+
+/* The same, for a caller that runs with interrupts off already. */
+static __always_inline void cache_ext_lock(struct cache_ext_binding *b)
+	__acquires(&b->lock)
+{
+	lockdep_assert_irqs_disabled();
+	this_cpu_inc(*b->stats.lock_holds);
+	spin_lock(&b->lock);
+}
+
 static __always_inline struct cache_ext_node *
 reg_node(const struct cache_ext_registry *reg, u32 idx)
 {
@@ -347,9 +398,10 @@ reg_node(const struct cache_ext_registry *reg, u32 idx)
 
 /*
  * The policy data of node @idx.  Safe without the lock for a node the
- * caller found under it: @idx's chunk is in every table published since
- * (registry_grow() copies, then publishes), and a table that was replaced
- * stays readable until the registry is destroyed.
+ * caller found under it or by cache_ext_registry_lookup_rcu(): @idx's
+ * chunk is in every table published since (registry_grow() copies, then
+ * publishes), and a table that was replaced stays readable until the
+ * registry is destroyed.
  */
 static __always_inline u32 *reg_data(const struct cache_ext_registry *reg, u32 idx)
 {
@@ -357,17 +409,20 @@ static __always_inline u32 *reg_data(const struct cache_ext_registry *reg, u32 i
 	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
 }
 
-/* The prefetched bits of node @idx's chunk.  Caller holds the lock. */
+/*
+ * The prefetched bits of node @idx's chunk.  As reg_data(): under the lock,
+ * or for a node found by cache_ext_registry_lookup_rcu().
+ */
 static __always_inline unsigned long *
 reg_prefetched(const struct cache_ext_registry *reg, u32 idx)
 {
 	return ((struct cache_ext_data_chunk *)
-		reg->data[idx >> CACHE_EXT_CHUNK_SHIFT])->prefetched;
+		READ_ONCE(reg->data)[idx >> CACHE_EXT_CHUNK_SHIFT])->prefetched;
 }
 
 #define reg_bit(idx)	((idx) & (CACHE_EXT_CHUNK_NODES - 1))
 
-/* Is node @idx's folio prefetched?  Caller holds the lock. */
+/* Is node @idx's folio prefetched? */
 static __always_inline bool reg_test_prefetched(const struct cache_ext_registry *reg,
 						u32 idx)
 {
@@ -375,14 +430,16 @@ static __always_inline bool reg_test_prefetched(const struct cache_ext_registry 
 }
 
 /*
- * Node @idx's folio is prefetched no more; @reg->nr_prefetched follows.
- * Caller holds the lock.
+ * Node @idx's folio is prefetched no more.  Lockless: a hit calls it.  The
+ * test first, so that the hits after the first write nothing.
  */
 static __always_inline void reg_clear_prefetched(struct cache_ext_registry *reg,
 						 u32 idx)
 {
-	if (__test_and_clear_bit(reg_bit(idx), reg_prefetched(reg, idx)))
-		reg->nr_prefetched--;
+	unsigned long *bits = reg_prefetched(reg, idx);
+
+	if (test_bit(reg_bit(idx), bits))
+		clear_bit(reg_bit(idx), bits);
 }
 
 /*
@@ -457,6 +514,35 @@ static __always_inline void node_set_pfn(struct cache_ext_node *node, u64 pfn)
 {
 	node->pfn_lo = pfn;
 	node->pfn_hi = pfn >> 36;
+}
+
+/*
+ * A node's two words, for the lockless hash walk: each loaded once, so
+ * that a field is never read from two versions of its word.  The pfn
+ * spans both, and may still be torn; the walk only compares it with the
+ * pfn of a folio its caller holds, which no other node names.
+ */
+static __always_inline struct cache_ext_node
+node_read_once(const struct cache_ext_node *node)
+{
+	struct cache_ext_node n;
+
+	((u64 *)&n)[0] = READ_ONCE(((const u64 *)node)[0]);
+	((u64 *)&n)[1] = READ_ONCE(((const u64 *)node)[1]);
+	return n;
+}
+
+/*
+ * Set node @node's hash-chain successor with one store of its word: a
+ * lockless walk may be reading it.  Caller holds the lock.
+ */
+static __always_inline void node_set_hnext(struct cache_ext_node *node,
+					   u32 hnext)
+{
+	struct cache_ext_node n = *node;
+
+	n.hnext = hnext;
+	WRITE_ONCE(((u64 *)node)[1], ((u64 *)&n)[1]);
 }
 
 /* The list head of list @id. */
@@ -687,6 +773,8 @@ void cache_ext_registry_destroy(struct cache_ext_binding *binding);
 u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
 			      struct folio *folio);
 u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio);
+u32 cache_ext_registry_lookup_rcu(struct cache_ext_binding *b,
+				  struct folio *folio);
 /* Below this many free nodes, insertions bring a new chunk along. */
 #define CACHE_EXT_LOW_FREE	8
 /* Slots of &cache_ext_binding.ra_ghosts: a page of them. */
@@ -726,7 +814,6 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 			       struct folio *folio, u32 *data,
 			       bool *prefetched);
-u32 cache_ext_registry_used(struct cache_ext_binding *b, struct folio *folio);
 void cache_ext_registry_rekey(struct cache_ext_binding *binding,
 			      struct folio *old, struct folio *new);
 u32 cache_ext_cursor_get(struct cache_ext_binding *b);

@@ -102,7 +102,7 @@ void cache_ext_lists_ensure_first(struct cache_ext_binding *b)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&b->lock, flags);
+	flags = cache_ext_lock_irqsave(b);
 	if (!b->nr_lists) {
 		b->nr_lists = 1;
 		list_init(b, 0);
@@ -130,7 +130,7 @@ __bpf_kfunc s32 bpf_cache_ext_list_create(struct mem_cgroup *memcg)
 	if (!b || READ_ONCE(b->state) != CACHE_EXT_BINDING_INIT)
 		return -EINVAL;
 
-	spin_lock_irqsave(&b->lock, flags);
+	flags = cache_ext_lock_irqsave(b);
 	if (b->nr_lists < CACHE_EXT_MAX_LISTS) {
 		id = b->nr_lists++;
 		list_init(b, id);
@@ -156,7 +156,7 @@ static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
 	if (!b)
 		return -EINVAL;
 
-	spin_lock_irqsave(&b->lock, flags);
+	flags = cache_ext_lock_irqsave(b);
 	idx = cache_ext_registry_find(b, folio);
 	if (id >= b->nr_lists)
 		ret = -EINVAL;
@@ -226,7 +226,7 @@ __bpf_kfunc int bpf_cache_ext_list_del(struct mem_cgroup *memcg,
 	if (!b)
 		return -EINVAL;
 
-	spin_lock_irqsave(&b->lock, flags);
+	flags = cache_ext_lock_irqsave(b);
 	idx = cache_ext_registry_find(b, folio);
 	if (idx && reg_node(&b->registry, idx)->list) {
 		cache_ext_node_unlink(b, idx);
@@ -285,7 +285,7 @@ __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
 	kit->remaining = min_t(u32, max, CACHE_EXT_ITER_MAX);
 	kit->nr = 0;
 	kit->pos = 0;
-	spin_lock_irqsave(&b->lock, flags);
+	flags = cache_ext_lock_irqsave(b);
 	cursor = cache_ext_cursor_get(b);
 	if (cursor)
 		node_insert_before(&b->registry, cursor,
@@ -310,7 +310,7 @@ static bool iter_refill(struct cache_ext_list_iter *kit)
 
 	kit->nr = 0;
 	kit->pos = 0;
-	spin_lock_irqsave(&b->lock, flags);
+	flags = cache_ext_lock_irqsave(b);
 	for (pos = reg_node(reg, kit->cursor)->next;
 	     pos != head && kit->nr < want; pos = reg_node(reg, pos)->next) {
 		u64 pfn = node_pfn(reg_node(reg, pos));
@@ -381,7 +381,7 @@ __bpf_kfunc void bpf_iter_cache_ext_list_destroy(struct bpf_iter_cache_ext_list 
 
 	if (!b)
 		return;
-	spin_lock_irqsave(&b->lock, flags);
+	flags = cache_ext_lock_irqsave(b);
 	node_remove(&b->registry, kit->cursor);
 	cache_ext_cursor_put(b, kit->cursor);
 	spin_unlock_irqrestore(&b->lock, flags);
@@ -424,7 +424,7 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 	 * Moving every folio of the list changes nothing, so no more than
 	 * the list held when the rotation began are moved.
 	 */
-	spin_lock_irqsave(&b->lock, flags);
+	flags = cache_ext_lock_irqsave(b);
 	nr = min_t(u32, nr, b->lists[list].nr);
 	for (;;) {
 		u32 piece = 0;
@@ -452,7 +452,7 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 		if (moved >= nr)
 			break;
 		spin_unlock_irqrestore(&b->lock, flags);
-		spin_lock_irqsave(&b->lock, flags);
+		flags = cache_ext_lock_irqsave(b);
 	}
 	spin_unlock_irqrestore(&b->lock, flags);
 	return moved;
@@ -467,7 +467,9 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
  * Every tracked folio has a u32 that only its policy uses, zero when the
  * folio is added, kept when migration replaces the folio.  The folio a
  * hook passes and the folio the iterator yielded last are found without a
- * lookup; in folio_removed(), the pointer is to a copy.  The pointer is
+ * lookup, any other by a lookup that takes no lock
+ * (cache_ext_registry_lookup_rcu()); in folio_removed(), the pointer is to
+ * a copy.  The pointer is
  * valid until the callback returns; a folio that leaves the page cache
  * meanwhile gives its u32 to the next folio added, so a write through a
  * stale pointer can only mislead the policy.
@@ -480,8 +482,6 @@ __bpf_kfunc u32 *bpf_cache_ext_folio_data(struct folio *folio,
 {
 	struct cache_ext_call *call = cache_ext_current_call();
 	struct cache_ext_binding *b;
-	unsigned long flags;
-	u32 *data = NULL;
 	u32 idx;
 
 	if (!call || rdwr_buf_size != sizeof(u32))
@@ -489,16 +489,13 @@ __bpf_kfunc u32 *bpf_cache_ext_folio_data(struct folio *folio,
 	if (call->folio == folio)
 		return call->data;
 	b = call->binding;
-	spin_lock_irqsave(&b->lock, flags);
-	idx = cache_ext_registry_lookup(b, folio);
-	if (idx) {
-		data = reg_data(&b->registry, idx);
-		call->folio = folio;
-		call->index = idx;
-		call->data = data;
-	}
-	spin_unlock_irqrestore(&b->lock, flags);
-	return data;
+	idx = cache_ext_registry_lookup_rcu(b, folio);
+	if (!idx)
+		return NULL;
+	call->folio = folio;
+	call->index = idx;
+	call->data = reg_data(&b->registry, idx);
+	return call->data;
 }
 
 /**
@@ -525,19 +522,28 @@ __bpf_kfunc int bpf_cache_ext_folio_prefetched(struct folio *folio)
 {
 	struct cache_ext_call *call = cache_ext_current_call();
 	struct cache_ext_binding *b;
-	unsigned long flags;
-	int ret = -ENOENT;
 	u32 idx;
 
 	if (!call)
 		return -EINVAL;
 	b = call->binding;
-	spin_lock_irqsave(&b->lock, flags);
-	idx = cache_ext_registry_find(b, folio);
-	if (idx)
-		ret = reg_test_prefetched(&b->registry, idx);
-	spin_unlock_irqrestore(&b->lock, flags);
-	return ret;
+	/*
+	 * The hook's or the iterator's folio, if its node still names it,
+	 * else a lookup; no lock either way.
+	 */
+	idx = 0;
+	if (call->folio == folio && call->index) {
+		struct cache_ext_node n =
+			node_read_once(reg_node(&b->registry, call->index));
+
+		if (node_has_pfn(&n, folio_pfn(folio)))
+			idx = call->index;
+	}
+	if (!idx)
+		idx = cache_ext_registry_lookup_rcu(b, folio);
+	if (!idx)
+		return -ENOENT;
+	return reg_test_prefetched(&b->registry, idx);
 }
 
 __bpf_kfunc_end_defs();

@@ -20,16 +20,28 @@
  *
  * A folio's kernel bit (&struct cache_ext_data_chunk.prefetched) says
  * that readahead inserted it and nobody has accessed it since; the access
- * hooks clear it (cache_ext_registry_used()), looking the folio up only
- * while a binding has such folios.
+ * hooks clear it.
  * Chunks are kept until the binding ends, so a pointer the policy got
  * into the data stays valid as long as the policy can run; a cgroup whose
  * cache shrinks keeps the peak's chunks (see cache_ext_registry_bytes()).
  *
- * Locking: everything is under &cache_ext_binding.lock, taken with
+ * Locking: every change is under &cache_ext_binding.lock, taken with
  * interrupts off.  Allocations happen outside it: the insertion hook
  * fills a &struct cache_ext_prealloc first, and the hash table is resized
  * by a work item that moves a batch of buckets per lock hold.
+ *
+ * A page cache hit takes no lock: cache_ext_registry_lookup_rcu() walks
+ * the hash chain under RCU, as the page cache's own lookups walk the
+ * xarray.  What makes that safe: chunks and chunk tables outlive every
+ * reader (above); a replaced bucket table is freed after a grace period;
+ * every index the walk follows is checked against the chunks published
+ * (with release, loaded with acquire) before it is used; the walk is
+ * bounded; and the stores it may see are whole words (bucket heads with
+ * release, after the node they name is written).  What it may get wrong:
+ * a walk that races with the removal of a folio in its chain, or with a
+ * resize, may miss its folio, which that hit then leaves unmarked (a
+ * kfunc that needs the node looks again).  It never returns a node that
+ * names another folio.
  */
 
 #define pr_fmt(fmt) "cache_ext: " fmt
@@ -44,6 +56,11 @@
 #define BUCKET_BITS_MIN		6
 #define INIT_CHUNKS		8
 #define RESIZE_BATCH		256
+/*
+ * Most nodes a lockless walk follows: chains hold one or two folios, and a
+ * walk that a removal sent astray must end.
+ */
+#define RCU_WALK_MAX		64
 
 static struct kmem_cache *data_chunks;
 
@@ -75,21 +92,30 @@ long cache_ext_registry_size(struct cache_ext_binding *binding)
 long cache_ext_registry_bytes(struct cache_ext_binding *binding)
 {
 	struct cache_ext_registry *reg = &binding->registry;
-	unsigned long flags;
+	struct cache_ext_buckets *t;
+	u32 max_chunks;
 	long bytes;
+	int i;
 
-	spin_lock_irqsave(&binding->lock, flags);
-	bytes = (long)reg->nr_chunks * CACHE_EXT_CHUNK_NODES *
+	/*
+	 * Without the lock: a report, not a hook, and each field is read
+	 * once; a resize or growth meanwhile is seen before or after.
+	 */
+	bytes = (long)READ_ONCE(reg->nr_chunks) * CACHE_EXT_CHUNK_NODES *
 		(sizeof(struct cache_ext_node) +
 		 sizeof(struct cache_ext_data_chunk) / CACHE_EXT_CHUNK_NODES);
 	/* With the retired tables: INIT_CHUNKS + ... + max_chunks / 2. */
-	bytes += (long)(reg->max_chunks + (reg->nr_retired ?
-					   reg->max_chunks - INIT_CHUNKS : 0)) *
+	max_chunks = READ_ONCE(reg->max_chunks);
+	bytes += (long)(max_chunks + (READ_ONCE(reg->nr_retired) ?
+				      max_chunks - INIT_CHUNKS : 0)) *
 		 (sizeof(*reg->nodes) + sizeof(*reg->data));
-	bytes += sizeof(u32) << reg->bits[0];
-	if (reg->buckets[1])
-		bytes += sizeof(u32) << reg->bits[1];
-	spin_unlock_irqrestore(&binding->lock, flags);
+	rcu_read_lock();
+	for (i = 0; i < 2; i++) {
+		t = rcu_dereference(reg->buckets[i]);
+		if (t)
+			bytes += sizeof(u32) << t->bits;
+	}
+	rcu_read_unlock();
 	return bytes;
 }
 
@@ -98,31 +124,55 @@ static __always_inline u32 pfn_hash(u64 pfn)
 	return hash_64(pfn, 32);
 }
 
-/* The bucket that holds, or will hold, hash @h. */
-static __always_inline u32 *bucket_of(struct cache_ext_registry *reg, u32 h)
+/*
+ * Bucket table @i (0, or 1 during a resize).  Caller holds the lock, or is
+ * the resize work, the only writer of the table pointers.
+ */
+static __always_inline struct cache_ext_buckets *
+locked_table(struct cache_ext_registry *reg, int i)
 {
-	u32 i = h & ((1U << reg->bits[0]) - 1);
-
-	if (reg->buckets[1] && i < reg->moved)
-		return &reg->buckets[1][h & ((1U << reg->bits[1]) - 1)];
-	return &reg->buckets[0][i];
+	return rcu_dereference_protected(reg->buckets[i], true);
 }
 
+static __always_inline u32 *table_bucket(struct cache_ext_buckets *t, u32 h)
+{
+	return &t->head[h & ((1U << t->bits) - 1)];
+}
+
+/* The bucket that holds, or will hold, hash @h.  Caller holds the lock. */
+static __always_inline u32 *bucket_of(struct cache_ext_registry *reg, u32 h)
+{
+	struct cache_ext_buckets *t0 = locked_table(reg, 0);
+	struct cache_ext_buckets *t1 = locked_table(reg, 1);
+	u32 i = h & ((1U << t0->bits) - 1);
+
+	if (t1 && i < reg->moved)
+		return table_bucket(t1, h);
+	return &t0->head[i];
+}
+
+/*
+ * Make node @idx the first of the chain of @bucket.  Release: a lockless
+ * walk that finds @idx in @bucket finds the node written.
+ */
 static __always_inline void hash_insert(struct cache_ext_registry *reg,
 					u32 *bucket, u32 idx)
 {
-	reg_node(reg, idx)->hnext = *bucket;
-	*bucket = idx;
+	node_set_hnext(reg_node(reg, idx), *bucket);
+	/* Pairs with the acquire of chain_find_rcu(). */
+	smp_store_release(bucket, idx);
 }
 
 /* Unlink node @idx from the chain of @bucket; @prev precedes it, or 0. */
 static __always_inline void chain_unlink(struct cache_ext_registry *reg,
 					 u32 *bucket, u32 prev, u32 idx)
 {
+	u32 next = reg_node(reg, idx)->hnext;
+
 	if (prev)
-		reg_node(reg, prev)->hnext = reg_node(reg, idx)->hnext;
+		node_set_hnext(reg_node(reg, prev), next);
 	else
-		*bucket = reg_node(reg, idx)->hnext;
+		WRITE_ONCE(*bucket, next);
 }
 
 /* Unlink node @idx, which is on the chain of @bucket. */
@@ -199,24 +249,74 @@ u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio)
 	return hash_find(reg, folio_pfn(folio));
 }
 
-/**
- * cache_ext_registry_used - a folio of this binding was accessed
- * @b: the binding, locked
- * @folio: the folio
- *
- * Clears the folio's prefetched bit, if it has one.
- *
- * Return: the node's index, or 0 if @folio is not a tracked folio of @b.
+/*
+ * The node of @pfn on the chain of hash @h in table @t, walked without the
+ * lock; 0 if not found.  Every index is checked against the chunks
+ * published before its node is read; the chunk count is loaded again
+ * (acquire) only when an index is beyond the last one loaded.
  */
-u32 cache_ext_registry_used(struct cache_ext_binding *b, struct folio *folio)
+static u32 chain_find_rcu(struct cache_ext_registry *reg,
+			  struct cache_ext_buckets *t, u32 h, u64 pfn)
+{
+	u32 end = 0, steps, idx;
+
+	/* The node a head names is written: hash_insert(), registry_add(). */
+	idx = smp_load_acquire(table_bucket(t, h));
+
+	for (steps = 0; idx && steps < RCU_WALK_MAX; steps++) {
+		struct cache_ext_node n;
+
+		if (idx >= end) {
+			/* Pairs with the release in registry_grow(). */
+			end = smp_load_acquire(&reg->nr_chunks) *
+			      CACHE_EXT_CHUNK_NODES;
+			if (idx >= end)
+				return 0;
+		}
+		n = node_read_once(READ_ONCE(reg->nodes)[idx >> CACHE_EXT_CHUNK_SHIFT] +
+				   (idx & (CACHE_EXT_CHUNK_NODES - 1)));
+		if (node_has_pfn(&n, pfn))
+			return idx;
+		idx = n.hnext;
+	}
+	return 0;
+}
+
+/**
+ * cache_ext_registry_lookup_rcu - find the node of a folio without the lock
+ * @b: a published binding
+ * @folio: a folio the caller holds (a reference, its lock, or the page
+ *	cache's hold under RCU), so that no other node can name its pfn
+ *
+ * For the hit path and the kfuncs that only read a node or its data.  The
+ * table being resized is looked in too: first the old table, then the new
+ * one, then, if the resize ended meanwhile, the table that replaced the
+ * old one.  See the top of this file for what a racing change can do.
+ *
+ * Return: the node's index, or 0 if it was not found.
+ */
+u32 cache_ext_registry_lookup_rcu(struct cache_ext_binding *b,
+				  struct folio *folio)
 {
 	struct cache_ext_registry *reg = &b->registry;
-	u32 idx;
+	struct cache_ext_buckets *t0, *t;
+	u64 pfn = folio_pfn(folio);
+	u32 h = pfn_hash(pfn), idx;
 
-	lockdep_assert_held(&b->lock);
-	idx = hash_find(reg, folio_pfn(folio));
-	if (idx)
-		reg_clear_prefetched(reg, idx);
+	rcu_read_lock();
+	t0 = rcu_dereference(reg->buckets[0]);
+	idx = chain_find_rcu(reg, t0, h, pfn);
+	if (!idx) {
+		t = rcu_dereference(reg->buckets[1]);
+		if (!t) {
+			t = rcu_dereference(reg->buckets[0]);
+			if (t == t0)
+				t = NULL;
+		}
+		if (t)
+			idx = chain_find_rcu(reg, t, h, pfn);
+	}
+	rcu_read_unlock();
 	return idx;
 }
 
@@ -309,23 +409,39 @@ static void registry_grow(struct cache_ext_registry *reg,
 		smp_store_release(&reg->data, pre->data_tbl);
 		pre->node_tbl = NULL;
 		pre->data_tbl = NULL;
-		reg->max_chunks = pre->max_chunks;
+		WRITE_ONCE(reg->max_chunks, pre->max_chunks);
 	}
 	reg->nodes[c] = pre->nodes;
 	reg->data[c] = pre->data;
 	pre->nodes = NULL;
 	pre->data = NULL;
-	reg->nr_chunks = c + 1;
+	/*
+	 * The chunk in the tables before it counts: a lockless walk loads
+	 * the count with acquire (chain_find_rcu()).
+	 */
+	smp_store_release(&reg->nr_chunks, c + 1);
 	chunk_free_nodes(reg, c, c * CACHE_EXT_CHUNK_NODES);
 }
 
-/* Where the next resize starts, for a table of 1 << @reg->bits[0]. */
+/* Where the next resize starts, for the size of bucket table 0. */
 static void set_resize_bounds(struct cache_ext_registry *reg)
 {
-	u32 size = 1U << reg->bits[0];
+	u8 bits = locked_table(reg, 0)->bits;
+	u32 size = 1U << bits;
 
 	reg->grow_at = 2 * size;
-	reg->shrink_at = reg->bits[0] > BUCKET_BITS_MIN ? size / 2 : 0;
+	reg->shrink_at = bits > BUCKET_BITS_MIN ? size / 2 : 0;
+}
+
+/* An empty bucket table of 1 << @bits buckets, or NULL. */
+static struct cache_ext_buckets *table_alloc(u8 bits, gfp_t gfp)
+{
+	struct cache_ext_buckets *t;
+
+	t = kvzalloc(struct_size(t, head, 1U << bits), gfp);
+	if (t)
+		t->bits = bits;
+	return t;
 }
 
 /*
@@ -375,7 +491,7 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 	if (WARN_ON_ONCE(pfn >= CACHE_EXT_NO_PFN))
 		return 0;
 
-	spin_lock_irqsave(&binding->lock, flags);
+	flags = cache_ext_lock_irqsave(binding);
 	bucket = bucket_of(reg, pfn_hash(pfn));
 	/*
 	 * The page cache holds a folio once, and every folio leaving it
@@ -421,11 +537,14 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 		node_link_neighbours(reg, idx, prev, next);
 		binding->lists[0].nr++;
 	}
-	*bucket = idx;
 	*reg_data(reg, idx) = 0;
-	/* Chunks are not zeroed: every insertion sets its bit. */
-	__assign_bit(reg_bit(idx), reg_prefetched(reg, idx), prefetched);
-	reg->nr_prefetched += prefetched;
+	/*
+	 * Chunks are not zeroed: every insertion sets its bit.  Atomic: a
+	 * hit may clear another bit of the word without the lock.
+	 */
+	assign_bit(reg_bit(idx), reg_prefetched(reg, idx), prefetched);
+	/* Last, with release: the node is complete when a walk finds it. */
+	smp_store_release(bucket, idx);
 	reg->nr++;
 	maybe_resize(binding);
 out:
@@ -514,6 +633,10 @@ void cache_ext_registry_rekey(struct cache_ext_binding *binding,
 		node_release(binding, idx);
 		return;
 	}
+	/*
+	 * @old is frozen by migration: no lockless walk looks for it, and
+	 * none finds the node for @new before it is back in a chain.
+	 */
 	hash_remove(reg, node_bucket(reg, idx), idx);
 	node_set_pfn(reg_node(reg, idx), pfn);
 	hash_insert(reg, node_bucket(reg, idx), idx);
@@ -561,53 +684,51 @@ static void resize_workfn(struct work_struct *work)
 		container_of(work, struct cache_ext_binding,
 			     registry.resize_work);
 	struct cache_ext_registry *reg = &b->registry;
-	u32 *table, *old = NULL;
+	struct cache_ext_buckets *table, *old;
 	unsigned long flags;
+	u32 *from, *to;
 	u8 bits;
 
 	bits = max_t(u8, BUCKET_BITS_MIN,
 		     order_base_2(max(READ_ONCE(reg->nr), 2U)) - 1);
-	table = bits == READ_ONCE(reg->bits[0]) ? NULL :
-		kvcalloc(1U << bits, sizeof(u32), GFP_KERNEL);
-	spin_lock_irqsave(&b->lock, flags);
+	table = bits == locked_table(reg, 0)->bits ? NULL :
+		table_alloc(bits, GFP_KERNEL);
+	flags = cache_ext_lock_irqsave(b);
 	if (!table) {
 		/* No change needed, or no memory: the next hook asks again. */
 		set_resize_bounds(reg);
 		spin_unlock_irqrestore(&b->lock, flags);
 		return;
 	}
-	reg->buckets[1] = table;
-	reg->bits[1] = bits;
+	old = locked_table(reg, 0);
 	reg->moved = 0;
+	rcu_assign_pointer(reg->buckets[1], table);
 	for (;;) {
-		u32 end = min(reg->moved + RESIZE_BATCH, 1U << reg->bits[0]);
+		u32 end = min(reg->moved + RESIZE_BATCH, 1U << old->bits);
 
 		for (; reg->moved < end; reg->moved++) {
-			u32 *from = &reg->buckets[0][reg->moved];
-
+			from = &old->head[reg->moved];
 			while (*from) {
 				u32 idx = *from;
 				u32 h = pfn_hash(node_pfn(reg_node(reg, idx)));
-				u32 *to = &table[h & ((1U << bits) - 1)];
 
-				*from = reg_node(reg, idx)->hnext;
-				reg_node(reg, idx)->hnext = *to;
-				*to = idx;
+				to = table_bucket(table, h);
+				WRITE_ONCE(*from, reg_node(reg, idx)->hnext);
+				hash_insert(reg, to, idx);
 			}
 		}
-		if (reg->moved == 1U << reg->bits[0])
+		if (reg->moved == 1U << old->bits)
 			break;
 		spin_unlock_irqrestore(&b->lock, flags);
 		cond_resched();
-		spin_lock_irqsave(&b->lock, flags);
+		flags = cache_ext_lock_irqsave(b);
 	}
-	old = reg->buckets[0];
-	reg->buckets[0] = table;
-	reg->bits[0] = bits;
-	reg->buckets[1] = NULL;
+	rcu_assign_pointer(reg->buckets[0], table);
+	RCU_INIT_POINTER(reg->buckets[1], NULL);
 	set_resize_bounds(reg);
 	spin_unlock_irqrestore(&b->lock, flags);
-	kvfree(old);
+	/* A lockless walk may still be on it. */
+	kvfree_rcu(old, rcu);
 }
 
 /**
@@ -636,12 +757,11 @@ int cache_ext_registry_init(struct cache_ext_binding *binding)
 	reg->max_chunks = INIT_CHUNKS;
 	reg->nodes = kcalloc(INIT_CHUNKS, sizeof(*reg->nodes), GFP_KERNEL);
 	reg->data = kcalloc(INIT_CHUNKS, sizeof(*reg->data), GFP_KERNEL);
-	reg->bits[0] = BUCKET_BITS_MIN;
-	set_resize_bounds(reg);
-	reg->buckets[0] = kcalloc(1U << BUCKET_BITS_MIN, sizeof(u32),
-				  GFP_KERNEL);
-	if (!reg->nodes || !reg->data || !reg->buckets[0])
+	RCU_INIT_POINTER(reg->buckets[0],
+			 table_alloc(BUCKET_BITS_MIN, GFP_KERNEL));
+	if (!reg->nodes || !reg->data || !locked_table(reg, 0))
 		goto fail;
+	set_resize_bounds(reg);
 	reg->nodes[0] = kmalloc_array(CACHE_EXT_CHUNK_NODES,
 				      sizeof(struct cache_ext_node),
 				      GFP_KERNEL);
@@ -689,7 +809,8 @@ void cache_ext_registry_destroy(struct cache_ext_binding *binding)
 	}
 	kvfree(reg->nodes);
 	kvfree(reg->data);
-	kvfree(reg->buckets[0]);
-	kvfree(reg->buckets[1]);
+	/* No reader is left: the binding is unpublished and a grace passed. */
+	kvfree(locked_table(reg, 0));
+	kvfree(locked_table(reg, 1));
 	memset(reg, 0, sizeof(*reg));
 }
