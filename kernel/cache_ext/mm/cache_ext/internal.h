@@ -389,10 +389,15 @@ static __always_inline void cache_ext_lock(struct cache_ext_binding *b)
 	spin_lock(&b->lock);
 }
 
+/*
+ * Node @idx.  The table is loaded once: a lockless reader
+ * (cache_ext_registry_lookup_rcu()) may race with registry_grow()
+ * replacing it, and a replaced table stays readable (see reg_data()).
+ */
 static __always_inline struct cache_ext_node *
 reg_node(const struct cache_ext_registry *reg, u32 idx)
 {
-	return reg->nodes[idx >> CACHE_EXT_CHUNK_SHIFT] +
+	return READ_ONCE(reg->nodes)[idx >> CACHE_EXT_CHUNK_SHIFT] +
 	       (idx & (CACHE_EXT_CHUNK_NODES - 1));
 }
 
@@ -775,6 +780,8 @@ u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
 u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio);
 u32 cache_ext_registry_lookup_rcu(struct cache_ext_binding *b,
 				  struct folio *folio);
+u32 cache_ext_registry_find_rcu(struct cache_ext_binding *b,
+				struct folio *folio);
 /* Below this many free nodes, insertions bring a new chunk along. */
 #define CACHE_EXT_LOW_FREE	8
 /* Slots of &cache_ext_binding.ra_ghosts: a page of them. */

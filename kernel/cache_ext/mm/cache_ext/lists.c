@@ -527,20 +527,7 @@ __bpf_kfunc int bpf_cache_ext_folio_prefetched(struct folio *folio)
 	if (!call)
 		return -EINVAL;
 	b = call->binding;
-	/*
-	 * The hook's or the iterator's folio, if its node still names it,
-	 * else a lookup; no lock either way.
-	 */
-	idx = 0;
-	if (call->folio == folio && call->index) {
-		struct cache_ext_node n =
-			node_read_once(reg_node(&b->registry, call->index));
-
-		if (node_has_pfn(&n, folio_pfn(folio)))
-			idx = call->index;
-	}
-	if (!idx)
-		idx = cache_ext_registry_lookup_rcu(b, folio);
+	idx = cache_ext_registry_find_rcu(b, folio);
 	if (!idx)
 		return -ENOENT;
 	return reg_test_prefetched(&b->registry, idx);

@@ -224,6 +224,25 @@ u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
 	return hash_find(&b->registry, folio_pfn(folio));
 }
 
+/*
+ * The node the running call recorded for @folio (&cache_ext_call.folio),
+ * if the call is @b's and the node still names @folio; else 0.  Under the
+ * lock or not: the node's words are read once, and a recorded index was in
+ * a published chunk when it was recorded.
+ */
+static u32 call_node(struct cache_ext_binding *b, struct folio *folio)
+{
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_node n;
+
+	if (!call || call->folio != folio || call->binding != b ||
+	    !call->index ||
+	    call->index >= READ_ONCE(b->registry.nr_chunks) * CACHE_EXT_CHUNK_NODES)
+		return 0;
+	n = node_read_once(reg_node(&b->registry, call->index));
+	return node_has_pfn(&n, folio_pfn(folio)) ? call->index : 0;
+}
+
 /**
  * cache_ext_registry_find - the node of a folio, using the running call's
  *	record of the folio it handled last
@@ -238,15 +257,8 @@ u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
  */
 u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio)
 {
-	struct cache_ext_call *call = cache_ext_current_call();
-	struct cache_ext_registry *reg = &b->registry;
-
 	lockdep_assert_held(&b->lock);
-	if (call && call->folio == folio && call->binding == b &&
-	    call->index < reg->nr_chunks * CACHE_EXT_CHUNK_NODES &&
-	    node_pfn(reg_node(reg, call->index)) == folio_pfn(folio))
-		return call->index;
-	return hash_find(reg, folio_pfn(folio));
+	return call_node(b, folio) ?: hash_find(&b->registry, folio_pfn(folio));
 }
 
 /*
@@ -273,8 +285,7 @@ static u32 chain_find_rcu(struct cache_ext_registry *reg,
 			if (idx >= end)
 				return 0;
 		}
-		n = node_read_once(READ_ONCE(reg->nodes)[idx >> CACHE_EXT_CHUNK_SHIFT] +
-				   (idx & (CACHE_EXT_CHUNK_NODES - 1)));
+		n = node_read_once(reg_node(reg, idx));
 		if (node_has_pfn(&n, pfn))
 			return idx;
 		idx = n.hnext;
@@ -318,6 +329,19 @@ u32 cache_ext_registry_lookup_rcu(struct cache_ext_binding *b,
 	}
 	rcu_read_unlock();
 	return idx;
+}
+
+/**
+ * cache_ext_registry_find_rcu - cache_ext_registry_find() without the lock
+ * @b: a published binding
+ * @folio: as for cache_ext_registry_lookup_rcu()
+ *
+ * Return: the node's index, or 0 if it was not found.
+ */
+u32 cache_ext_registry_find_rcu(struct cache_ext_binding *b,
+				struct folio *folio)
+{
+	return call_node(b, folio) ?: cache_ext_registry_lookup_rcu(b, folio);
 }
 
 /* Link the nodes of chunk @c into the free list. */
