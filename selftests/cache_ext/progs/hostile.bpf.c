@@ -133,26 +133,113 @@ void CACHE_EXT_OP(slow_removed, struct folio *folio, struct mem_cgroup *memcg)
 }
 
 /*
- * Never returns on its own: 2^23 x 2^23 list-size reads (the verifier
- * accepts nested open-coded loops of any bound).  It stops only when a
- * kfunc fails, as they all do once the policy is ejected.
+ * Runaway loops that call no kfunc and no helper but the clock's, nested
+ * 2^23 x 2^23 deep (the verifier accepts them: each level is bounded):
+ * only the kernel can end them, by ending the loops of a call past its
+ * budget.  Each call records how long it ran.
  */
-__u64 nr_forever_calls, nr_forever_ended;
+__u64 nr_runaway_calls, nr_runaway_ended, max_runaway_ns, runaway_iters;
 
-void CACHE_EXT_OP(forever_evict, struct cache_ext_eviction_ctx *req,
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1 << 16);
+	__type(key, __u32);
+	__type(value, __u32);
+} runaway_map SEC(".maps");
+
+static long runaway_inner(__u64 i, void *ctx)
+{
+	runaway_iters++;
+	return 0;
+}
+
+static long runaway_outer(__u64 i, void *ctx)
+{
+	bpf_loop(1 << 23, runaway_inner, NULL, 0);
+	return 0;
+}
+
+static long runaway_elem(struct bpf_map *map, __u32 *key, __u32 *value,
+			 void *ctx)
+{
+	runaway_iters++;
+	return 0;
+}
+
+static long runaway_elems(struct bpf_map *map, __u32 *key, __u32 *value,
+			  void *ctx)
+{
+	bpf_for_each_map_elem(&runaway_map, runaway_elem, NULL, 0);
+	return 0;
+}
+
+/* Record that a runaway call that began at @start has returned. */
+static void runaway_returned(__u64 start)
+{
+	__u64 took = bpf_ktime_get_ns() - start, max;
+	int i;
+
+	__sync_fetch_and_add(&nr_runaway_ended, 1);
+	for (i = 0; i < 8; i++) {
+		max = max_runaway_ns;
+		if (took <= max ||
+		    __sync_val_compare_and_swap(&max_runaway_ns, max, took) == max)
+			break;
+	}
+}
+
+/* A bpf_loop() in a bpf_loop(): the verifier would inline both. */
+static void runaway_bpf_loop(void)
+{
+	__u64 start = bpf_ktime_get_ns();
+
+	__sync_fetch_and_add(&nr_runaway_calls, 1);
+	bpf_loop(1 << 23, runaway_outer, NULL, 0);
+	runaway_returned(start);
+}
+
+void CACHE_EXT_OP(loop_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
+	runaway_bpf_loop();
+}
+
+/* Open-coded: bpf_iter_num, as bpf_for() expands to. */
+void CACHE_EXT_OP(for_evict, struct cache_ext_eviction_ctx *req,
+		  struct mem_cgroup *memcg)
+{
+	__u64 start = bpf_ktime_get_ns();
 	int i, j;
 
-	__sync_fetch_and_add(&nr_forever_calls, 1);
+	__sync_fetch_and_add(&nr_runaway_calls, 1);
 	bpf_for(i, 0, 1 << 23) {
-		bpf_for(j, 0, 1 << 23) {
-			if (bpf_cache_ext_list_size(memcg, 0) < 0) {
-				__sync_fetch_and_add(&nr_forever_ended, 1);
-				return;
-			}
-		}
+		bpf_for(j, 0, 1 << 23)
+			runaway_iters++;
 	}
+	runaway_returned(start);
+}
+
+/* bpf_for_each_map_elem() in bpf_for_each_map_elem(): 2^32 calls. */
+void CACHE_EXT_OP(map_evict, struct cache_ext_eviction_ctx *req,
+		  struct mem_cgroup *memcg)
+{
+	__u64 start = bpf_ktime_get_ns();
+
+	__sync_fetch_and_add(&nr_runaway_calls, 1);
+	bpf_for_each_map_elem(&runaway_map, runaway_elems, NULL, 0);
+	runaway_returned(start);
+}
+
+/* Under the mapping's i_pages lock, interrupts off. */
+void CACHE_EXT_OP(loop_removed, struct folio *folio, struct mem_cgroup *memcg)
+{
+	runaway_bpf_loop();
+}
+
+void CACHE_EXT_OP(loop_added, struct folio *folio, struct mem_cgroup *memcg)
+{
+	bpf_cache_ext_list_add(memcg, 0, folio, CACHE_EXT_TAIL);
+	runaway_bpf_loop();
 }
 
 /* Spins in every folio_added(), each call within the event budget. */
@@ -225,12 +312,47 @@ struct cache_ext_ops hostile_slowadd = {
 };
 
 SEC(".struct_ops.link")
-struct cache_ext_ops hostile_forever = {
+struct cache_ext_ops hostile_loop = {
 	.init		= (void *)list_init,
 	.exit		= (void *)record_exit,
 	.folio_added	= (void *)list_added,
-	.evict_folios	= (void *)forever_evict,
-	.name		= "hostile_forever",
+	.evict_folios	= (void *)loop_evict,
+	.name		= "hostile_loop",
+};
+
+SEC(".struct_ops.link")
+struct cache_ext_ops hostile_for = {
+	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
+	.folio_added	= (void *)list_added,
+	.evict_folios	= (void *)for_evict,
+	.name		= "hostile_for",
+};
+
+SEC(".struct_ops.link")
+struct cache_ext_ops hostile_mapeach = {
+	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
+	.folio_added	= (void *)list_added,
+	.evict_folios	= (void *)map_evict,
+	.name		= "hostile_mapeach",
+};
+
+SEC(".struct_ops.link")
+struct cache_ext_ops hostile_looprm = {
+	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
+	.folio_added	= (void *)list_added,
+	.folio_removed	= (void *)loop_removed,
+	.name		= "hostile_looprm",
+};
+
+SEC(".struct_ops.link")
+struct cache_ext_ops hostile_loopadd = {
+	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
+	.folio_added	= (void *)loop_added,
+	.name		= "hostile_loopadd",
 };
 
 SEC(".struct_ops.link")

@@ -305,6 +305,7 @@ void __cache_ext_folio_replaced(struct folio *old, struct folio *new);
 void __cache_ext_folio_split(struct folio *folio, struct folio *tail);
 void cache_ext_memcg_online(struct mem_cgroup *memcg);
 void cache_ext_memcg_offline(struct mem_cgroup *memcg);
+bool __cache_ext_loop_cancelled(void);
 int cache_ext_memcg_show(struct seq_file *m, void *v);
 ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
 			      size_t nbytes, loff_t off);
@@ -377,6 +378,21 @@ static inline void cache_ext_folio_read(struct folio *folio)
 		__cache_ext_folio_read(folio);
 }
 
+/*
+ * Must the BPF loop running here end now?  Yes when it runs in a policy's
+ * callback that is past its time budget, or whose policy was ejected:
+ * bpf_loop(), bpf_iter_num_next() and the maps' for-each helpers ask on
+ * every iteration, so that no callback outlives its budget by more than
+ * one iteration of its innermost loop.  While no cgroup is bound, one
+ * patched-out branch.
+ */
+static inline bool cache_ext_loop_cancelled(void)
+{
+	if (static_branch_unlikely(&cache_ext_bound))
+		return __cache_ext_loop_cancelled();
+	return false;
+}
+
 /* Is any cgroup bound?  Reclaim asks before cache_ext_begin_reclaim(). */
 static inline bool cache_ext_enabled(void)
 {
@@ -416,6 +432,11 @@ static inline void cache_ext_folio_split(struct folio *folio,
 static inline void cache_ext_memcg_online(struct mem_cgroup *memcg) { }
 static inline void cache_ext_memcg_offline(struct mem_cgroup *memcg) { }
 static inline bool cache_ext_enabled(void)
+{
+	return false;
+}
+
+static inline bool cache_ext_loop_cancelled(void)
 {
 	return false;
 }

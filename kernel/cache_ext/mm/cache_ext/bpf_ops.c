@@ -31,6 +31,8 @@ static bool cache_ext_ops_is_valid_access(int off, int size,
 static const struct bpf_verifier_ops cache_ext_verifier_ops = {
 	.get_func_proto	= bpf_base_func_proto,
 	.is_valid_access = cache_ext_ops_is_valid_access,
+	/* A callback past its budget has its loops ended. */
+	.cancellable_loops = true,
 };
 
 /* Only init() and exit() run where sleeping is allowed. */

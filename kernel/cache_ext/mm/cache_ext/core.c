@@ -503,11 +503,22 @@ struct cache_ext_binding *cache_ext_kfunc_binding(struct mem_cgroup *memcg)
  */
 struct cache_ext_call *cache_ext_current_call(void)
 {
+	struct cache_ext_call *call;
+
 	if (!in_task())
 		return NULL;
+	/*
+	 * A callback running on this CPU comes first: it may be nested in
+	 * init() or exit() (a fault or reclaim there), and it acts on its
+	 * own binding.  Its record cannot be another task's: a callback
+	 * keeps preemption disabled until it returns.
+	 */
+	call = this_cpu_read(cache_ext_running);
+	if (call)
+		return call;
 	if (READ_ONCE(sleeping_task) == current)
 		return &sleeping_call;
-	return this_cpu_read(cache_ext_running);
+	return NULL;
 }
 
 /**
@@ -516,7 +527,8 @@ struct cache_ext_call *cache_ext_current_call(void)
  *
  * The iterator and the proposal kfuncs stop working for a callback past
  * its budget, or of a policy ejected since the call began, so that a policy
- * cannot stretch a call by asking for more.
+ * cannot stretch a call by asking for more; its BPF loops end
+ * (__cache_ext_loop_cancelled()).
  * Reading the clock is a good part of a kfunc's cost, so it is read only
  * from the jiffy before the budget ends (&cache_ext_call.check_from), and
  * only for calls timed by the clock (&cache_ext_call.clocked).
@@ -542,6 +554,43 @@ bool cache_ext_call_over_budget(struct cache_ext_call *call)
 	else
 		call->over = time_after(jiffies, call->check_from + 1);
 	return call->over;
+}
+
+/*
+ * A loop reads the clock once in this many iterations: a clocked call's
+ * budget check reads it every time once its budget may be near.
+ */
+#define LOOP_CLOCK_EVERY	64
+
+/**
+ * __cache_ext_loop_cancelled - must the BPF loop running here end?
+ *
+ * See cache_ext_loop_cancelled().  A loop of a callback past its budget,
+ * or of an ejected policy, ends: the callback then returns as it would
+ * after its loop's last iteration, its kfuncs failing meanwhile
+ * (cache_ext_call_over_budget()), and leaves the kernel's lists and
+ * registry as consistent as any return does.  A loop of any other BPF
+ * program, or one running in an interrupt that came in during a callback,
+ * goes on.
+ *
+ * Return: true if the loop must end now.
+ */
+bool __cache_ext_loop_cancelled(void)
+{
+	struct cache_ext_call *call;
+
+	if (!in_task())
+		return false;
+	/* Not another task's: a callback keeps preemption disabled. */
+	call = this_cpu_read(cache_ext_running);
+	if (!call)
+		return false;
+	if (call->over)
+		return true;
+	if (call->clocked && ++call->loop_checks % LOOP_CLOCK_EVERY &&
+	    likely(!atomic_read(&call->binding->policy->eject_reason)))
+		return false;
+	return cache_ext_call_over_budget(call);
 }
 
 /* End every binding of @policy; returns after their exit()s. */
@@ -812,13 +861,15 @@ void cache_ext_note_time(struct cache_ext_binding *binding,
 /*
  * A callback that does not return is ejected without waiting for it: once
  * a callback has run for four times its budget, and at least a second,
- * its policy is ejected; its kfuncs then fail at once
- * (cache_ext_kfunc_binding(), cache_ext_call_over_budget()), so a loop
- * that calls them ends, and no reclaimer waits for it meanwhile
- * (cache_ext_begin_reclaim() only trylocks).  A loop that calls no kfunc
- * cannot be stopped: it keeps its CPU until it ends.  The second's floor
- * keeps a stall of the machine from ejecting a policy given a small
- * budget; the per-call budget deals with calls that return late.
+ * its policy is ejected.  The call itself ends long before that: past its
+ * budget its kfuncs fail (cache_ext_kfunc_binding(),
+ * cache_ext_call_over_budget()) and its BPF loops end, whether or not they
+ * call a kfunc (__cache_ext_loop_cancelled()), and no reclaimer waits for
+ * it meanwhile (cache_ext_begin_reclaim() only trylocks).  What is left
+ * for the watchdog is a call whose budget check cannot run: a CPU that
+ * stopped in the middle of one.  The second's floor keeps a stall of the
+ * machine from ejecting a policy given a small budget; the per-call
+ * budget deals with calls that return late.
  *
  * A binding read from a CPU's watch is alive: it is freed only after a
  * grace period that follows its unpublishing, by which time every watch

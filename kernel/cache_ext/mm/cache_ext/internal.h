@@ -584,7 +584,10 @@ struct cache_ext_evict_req;
  * @removed_data: for folio_removed(), a copy of the removed folio's u32
  * @check_from: jiffies from which the budget check reads the clock: the
  *	jiffy before the budget can end (cache_ext_call_over_budget())
- * @over: the call was found past its budget
+ * @loop_checks: iterations of the call's BPF loops so far, so that they
+ *	read the clock only once in a while (__cache_ext_loop_cancelled())
+ * @over: the call was found past its budget: its kfuncs fail and its BPF
+ *	loops end
  *
  * Which binding's callback is running is what the kfuncs act on.  A
  * non-sleeping callback runs with preemption disabled and is recorded per
@@ -609,6 +612,7 @@ struct cache_ext_call {
 	u32 *data;
 	u32 removed_data;
 	unsigned long check_from;
+	unsigned int loop_checks;
 	bool over;
 };
 
@@ -689,6 +693,7 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	call->req = NULL;
 	call->sampled = 0;
 	call->folio = NULL;
+	call->loop_checks = 0;
 	call->over = false;
 	call->budget = READ_ONCE(cache_ext_budget(cb)->ns);
 	preempt_disable();
