@@ -21,6 +21,7 @@
 # Use -i for an interactive shell (serial console on this terminal).
 # VM_QEMU_ARGS adds qemu options (split on blanks), e.g. "-icount shift=0"
 # for a guest clock that counts instructions (bench-core uses it).
+# VM_APPEND adds guest kernel parameters, e.g. "tsc=unstable".
 
 set -euo pipefail
 
@@ -98,7 +99,7 @@ mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$RUN/scratch.img"
 QEMU=(qemu-system-x86_64
 	-machine pc,accel="$ACCEL" -cpu ${VM_CPU:-max} -smp "$SMP" -m "$MEM"
 	-kernel "$KERNEL"
-	-append "console=ttyS0 loglevel=4 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=524288,cache=loose ro init=$TOP/scripts/vm-init.sh panic=-1 movablecore=512M cache_ext_vm.top=$TOP cache_ext_vm.cmd=$RUN/cmd"
+	-append "console=ttyS0 loglevel=4 root=/dev/root rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=524288,cache=loose ro init=$TOP/scripts/vm-init.sh panic=-1 movablecore=512M cache_ext_vm.top=$TOP cache_ext_vm.cmd=$RUN/cmd${VM_APPEND:+ $VM_APPEND}"
 	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
 	-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
 	-fsdev local,id=top,path="$TOP",security_model=none,readonly=on,multidevs=remap

@@ -321,6 +321,7 @@ struct bpf_link *attach_hostile_event_spin(uint64_t cgroup_id,
 		return NULL;
 	(*skel)->rodata->added_spin_ns = spin_ns;
 	(*skel)->rodata->removed_spin_ns = spin_ns;
+	(*skel)->rodata->accessed_spin_ns = spin_ns;
 	return attach_opened_hostile(cgroup_id, name, skel);
 }
 

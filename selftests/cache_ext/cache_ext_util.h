@@ -146,7 +146,10 @@ struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,
 struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
 				     uint64_t spin_ns, unsigned int spin_every,
 				     struct hostile **skel);
-/* As attach_hostile(), with folio_added() and folio_removed() spinning @spin_ns. */
+/*
+ * As attach_hostile(), with folio_added(), folio_accessed() and
+ * folio_removed() spinning @spin_ns.
+ */
 struct bpf_link *attach_hostile_event_spin(uint64_t cgroup_id,
 					   const char *name, uint64_t spin_ns,
 					   struct hostile **skel);

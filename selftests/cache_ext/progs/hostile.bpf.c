@@ -15,10 +15,13 @@ const volatile __u32 spin_every = 1;
 const volatile __u64 removed_spin_ns = 20000000;
 /* How long hostile_slowadd spins in folio_added(). */
 const volatile __u64 added_spin_ns = 50000000;
+/* How long hostile_slowacc spins in folio_accessed(). */
+const volatile __u64 accessed_spin_ns = 3000000;
 /* What hostile_init's init() returns. */
 const volatile int init_error = -EPERM;
 
 __u64 nr_evict_calls, nr_rejected, nr_spins, nr_removed, nr_added;
+__u64 nr_accessed;
 /*
  * What the kfuncs answered hostile_spin once it was past its budget:
  * the proposal's return, and what the iterator yielded after a refused
@@ -250,6 +253,13 @@ void CACHE_EXT_OP(slow_added, struct folio *folio, struct mem_cgroup *memcg)
 	spin(added_spin_ns);
 }
 
+/* Spins in every folio_accessed(): every hit is slow. */
+void CACHE_EXT_OP(slow_accessed, struct folio *folio, struct mem_cgroup *memcg)
+{
+	__sync_fetch_and_add(&nr_accessed, 1);
+	spin(accessed_spin_ns);
+}
+
 /* Gives up on its first eviction request, proposing nothing. */
 void CACHE_EXT_OP(quit_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
@@ -309,6 +319,15 @@ struct cache_ext_ops hostile_slowadd = {
 	.init		= (void *)list_init,
 	.folio_added	= (void *)slow_added,
 	.name		= "hostile_slowadd",
+};
+
+SEC(".struct_ops.link")
+struct cache_ext_ops hostile_slowacc = {
+	.init		= (void *)list_init,
+	.exit		= (void *)record_exit,
+	.folio_added	= (void *)list_added,
+	.folio_accessed	= (void *)slow_accessed,
+	.name		= "hostile_slowacc",
 };
 
 SEC(".struct_ops.link")

@@ -250,6 +250,7 @@ static void binding_free(struct cache_ext_binding *binding)
 	spin_unlock(&cache_ext_watchdog_lock);
 	free_percpu(binding->stats.effect);
 	free_percpu(binding->stats.lock_holds);
+	free_percpu(binding->stats.rate);
 	kfree(binding->ra_ghosts);
 	kfree(binding);
 }
@@ -279,10 +280,11 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 		return -ENOMEM;
 	binding->stats.effect = alloc_percpu(struct cache_ext_effect);
 	binding->stats.lock_holds = alloc_percpu(unsigned long);
+	binding->stats.rate = alloc_percpu(struct cache_ext_rate);
 	binding->ra_ghosts = kcalloc(CACHE_EXT_RA_GHOSTS, sizeof(u32),
 				     GFP_KERNEL);
 	if (!binding->stats.effect || !binding->stats.lock_holds ||
-	    !binding->ra_ghosts) {
+	    !binding->stats.rate || !binding->ra_ghosts) {
 		binding_free(binding);
 		return -ENOMEM;
 	}
@@ -530,8 +532,7 @@ struct cache_ext_call *cache_ext_current_call(void)
  * cannot stretch a call by asking for more; its BPF loops end
  * (__cache_ext_loop_cancelled()).
  * Reading the clock is a good part of a kfunc's cost, so it is read only
- * from the jiffy before the budget ends (&cache_ext_call.check_from), and
- * only for calls timed by the clock (&cache_ext_call.clocked).
+ * from the jiffy before the budget can end (&cache_ext_call.check_from).
  *
  * Return: true if @call is past its budget.
  */
@@ -549,16 +550,13 @@ bool cache_ext_call_over_budget(struct cache_ext_call *call)
 	}
 	if (time_before(jiffies, call->check_from))
 		return false;
-	if (call->clocked)
-		call->over = cache_ext_clocked_time(call) > call->budget;
-	else
-		call->over = time_after(jiffies, call->check_from + 1);
+	call->over = cache_ext_call_time(call, cache_ext_clock()) > call->budget;
 	return call->over;
 }
 
 /*
- * A loop reads the clock once in this many iterations: a clocked call's
- * budget check reads it every time once its budget may be near.
+ * A loop reads the clock once in this many iterations: the budget check
+ * reads it every time once the budget may be near.
  */
 #define LOOP_CLOCK_EVERY	64
 
@@ -587,10 +585,18 @@ bool __cache_ext_loop_cancelled(void)
 		return false;
 	if (call->over)
 		return true;
-	if (call->clocked && ++call->loop_checks % LOOP_CLOCK_EVERY &&
-	    likely(!atomic_read(&call->binding->policy->eject_reason)))
+	if (unlikely(atomic_read(&call->binding->policy->eject_reason))) {
+		call->over = true;
+		return true;
+	}
+	/*
+	 * The clock, not jiffies: they stop while the CPU that advances
+	 * them runs a callback with interrupts off.
+	 */
+	if (++call->loop_checks % LOOP_CLOCK_EVERY)
 		return false;
-	return cache_ext_call_over_budget(call);
+	call->over = cache_ext_call_time(call, cache_ext_clock()) > call->budget;
+	return call->over;
 }
 
 /* End every binding of @policy; returns after their exit()s. */
@@ -607,16 +613,35 @@ static void unbind_policy(struct cache_ext_policy *policy)
 	destroy_bindings(&dead);
 }
 
-/* Unbind an ejected policy everywhere; it stays registered until unloaded. */
+/*
+ * Unbind an ejected policy everywhere; it stays registered until unloaded.
+ *
+ * The grace period that lets the policy's running calls end is waited
+ * for without cache_ext_mutex: a call of a policy ejected for its time
+ * may be the one that holds it back, and memory.cache_ext, cgroup
+ * teardown and registration must not wait behind it.  Meanwhile the
+ * unpublished bindings are on @dead only: no lookup finds them, the
+ * ejected policy binds nothing new, and cache_ext_policy_unregister()
+ * flushes this work before the policy is freed.
+ */
 static void eject_workfn(struct work_struct *work)
 {
 	struct cache_ext_policy *policy =
 		container_of(work, struct cache_ext_policy, eject_work);
+	struct cache_ext_binding *binding, *tmp;
+	LIST_HEAD(dead);
 
 	mutex_lock(&cache_ext_mutex);
 	notify(CACHE_EXT_EVENT_EJECTED, policy->ops->name, 0,
 	       atomic_read(&policy->eject_reason), policy->eject_msg);
-	unbind_policy(policy);
+	list_for_each_entry_safe(binding, tmp, &policy->bindings, policy_node)
+		unpublish_binding(binding, &dead);
+	mutex_unlock(&cache_ext_mutex);
+
+	synchronize_rcu();
+
+	mutex_lock(&cache_ext_mutex);
+	destroy_bindings(&dead);
 	mutex_unlock(&cache_ext_mutex);
 }
 
@@ -732,8 +757,9 @@ __bpf_kfunc_end_defs();
  * How long one evict_folios() call, and one event callback, may take.
  * Generous: software-emulated test machines run BPF a hundred times slower
  * than hardware.  Only CACHE_EXT_OVERRUN_LIMIT calls in a row over the
- * budget eject the policy (cache_ext_note_time()).  The hooks read the
- * budgets in the units they use, worked out when a parameter is written.
+ * budget eject the policy (cache_ext_note_time()).  Calls are timed in
+ * nanoseconds; the budget in jiffies tells when to start reading the
+ * clock (&cache_ext_call.check_from) and the watchdog.
  */
 #define DEFAULT_BUDGET_MS	200
 #define DEFAULT_BUDGET	{ (u64)DEFAULT_BUDGET_MS * NSEC_PER_MSEC,		\
@@ -787,30 +813,57 @@ static const char *timed_name(enum cache_ext_timed cb)
 }
 
 /*
- * The event callbacks run for every folio: each call within its budget can
- * still make every read slow.  Their time is also counted per second, each
- * call's share capped at a quarter of the budget, and a binding whose
- * callbacks of one kind take more than the budget in one second is ejected.
- * The cap keeps one stall of the machine (which stretches at most one call
- * per CPU) from counting as more than a call's quarter on each CPU: with up
- * to three CPUs stalled at once, it takes a slow policy to eject.
+ * Each call within its budget can still make every read slow, or keep a
+ * CPU in reclaim: the time of every call, evict_folios() included, is
+ * also counted per CPU over one-second windows, and a binding whose
+ * callbacks of one kind take more than rate_budget_ms of a window on one
+ * CPU is ejected.  Per CPU, so that a hit or an insertion writes no
+ * shared cacheline; a policy's share of the machine is its share of the
+ * busiest CPU.  Time is the clock's, so a stall of the machine (a virtual
+ * CPU the host did not run) stretches the calls it falls in, but in
+ * proportion: a policy that spends a tenth of a CPU in its callbacks has
+ * a tenth of the stalls fall in them.  Each call counts at most its own
+ * budget, so that one long stall cannot eject a correct policy.
  */
-static void note_event_rate(struct cache_ext_binding *binding,
-			    enum cache_ext_timed cb, u64 took)
-{
-	u64 budget = READ_ONCE(cache_ext_budget(cb)->ns);
-	unsigned long now = jiffies;
-	u64 sum;
+static unsigned int rate_budget_ms = 500;
 
-	if (time_after_eq(now, READ_ONCE(binding->rate_start[cb]) + HZ)) {
-		WRITE_ONCE(binding->rate_start[cb], now);
-		atomic64_set(&binding->rate_ns[cb], 0);
+static int rate_budget_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, MSEC_PER_SEC);
+}
+
+static const struct kernel_param_ops rate_budget_ops = {
+	.set = rate_budget_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(rate_budget_ms, &rate_budget_ops, &rate_budget_ms, 0644);
+MODULE_PARM_DESC(rate_budget_ms,
+		 "ms of each second one kind of a policy's callbacks may take on one CPU (1-1000; 1000: no bound)");
+
+static void note_rate(struct cache_ext_binding *binding,
+		      enum cache_ext_timed cb, u64 took, u64 now)
+{
+	struct cache_ext_rate *rate = this_cpu_ptr(binding->stats.rate);
+	u64 budget = (u64)READ_ONCE(rate_budget_ms) * NSEC_PER_MSEC;
+
+	/*
+	 * A window begins where the call that opens it began, so the calls
+	 * counted in one all ran within it (nested calls aside): on one CPU
+	 * they cannot sum to more than the second, and 1000 ms is no bound.
+	 */
+	if (now - rate->start >= NSEC_PER_SEC) {
+		rate->start = now - took;
+		memset(rate->ns, 0, sizeof(rate->ns));
 	}
-	sum = atomic64_add_return(min(took, budget / 4), &binding->rate_ns[cb]);
-	if (sum > budget)
-		cache_ext_eject(binding->policy, CACHE_EXT_EJECT_EVENT_TIMEOUT,
-				"%s calls took over %llu us in one second in cgroup %llu",
+	rate->ns[cb] += min(took, READ_ONCE(cache_ext_budget(cb)->ns));
+	if (rate->ns[cb] > budget)
+		cache_ext_eject(binding->policy, cb == CACHE_EXT_T_EVICT ?
+				CACHE_EXT_EJECT_TIMEOUT :
+				CACHE_EXT_EJECT_EVENT_TIMEOUT,
+				"%s calls took over %llu us of one second on CPU %d in cgroup %llu",
 				timed_name(cb), budget / NSEC_PER_USEC,
+				smp_processor_id(),
 				cgroup_id(binding->memcg->css.cgroup));
 }
 
@@ -818,7 +871,8 @@ static void note_event_rate(struct cache_ext_binding *binding,
  * cache_ext_note_time - charge a callback's time to its binding
  * @binding: the binding whose callback returned
  * @cb: which callback
- * @took: nanoseconds it ran (cache_ext_leave())
+ * @took: nanoseconds it ran, interrupts left out (cache_ext_leave())
+ * @now: cache_ext_clock() when it returned, on the CPU it ran on
  *
  * A call over its budget counts one overrun, a call within it clears the
  * count; %CACHE_EXT_OVERRUN_LIMIT overruns in a row eject the policy.
@@ -827,22 +881,23 @@ static void note_event_rate(struct cache_ext_binding *binding,
  * on, an interrupt storm) stretches every call running at that moment,
  * and they all end together.  A policy that is slow every time makes
  * overruns one after the other, and is ejected.  Each callback is counted
- * apart, so that fast calls of one cannot hide a runaway other.  The event
- * callbacks' time is also bounded per second (note_event_rate()).
+ * apart, so that fast calls of one cannot hide a runaway other.  The
+ * callbacks' time is also bounded per second (note_rate()).
+ *
+ * Called with preemption disabled, on the CPU the call ran on.
  */
 void cache_ext_note_time(struct cache_ext_binding *binding,
-			 enum cache_ext_timed cb, u64 took)
+			 enum cache_ext_timed cb, u64 took, u64 now)
 {
 	atomic_t *overruns = &binding->overruns[cb];
-	u64 now;
 
-	if (took && cb != CACHE_EXT_T_EVICT)
-		note_event_rate(binding, cb, took);
+	note_rate(binding, cb, took, now);
 	if (took <= READ_ONCE(cache_ext_budget(cb)->ns)) {
 		if (atomic_read(overruns))
 			atomic_set(overruns, 0);
 		return;
 	}
+	/* Compared across CPUs: the clock that is, read only now. */
 	now = local_clock();
 	if (now - took < READ_ONCE(binding->overrun_end[cb]))
 		return;		/* the same stall as the last overrun */

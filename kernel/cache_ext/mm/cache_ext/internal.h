@@ -196,6 +196,8 @@ struct cache_ext_prealloc {
 	u32 max_chunks;
 };
 
+struct cache_ext_rate;
+
 /**
  * struct cache_ext_stats - counters of one binding
  * @evict_calls: evict_folios() calls
@@ -217,6 +219,7 @@ struct cache_ext_prealloc {
  * @effect: per CPU, what the cgroup's page cache did for its readers
  * @lock_holds: per CPU, acquisitions of &cache_ext_binding.lock; the cost
  *	the binding adds to the cgroup's page cache, not an effect of it
+ * @rate: per CPU, the time the binding's callbacks took there this second
  */
 struct cache_ext_stats {
 	atomic_long_t evict_calls;
@@ -234,6 +237,7 @@ struct cache_ext_stats {
 	atomic_long_t prefetch_refaults;
 	struct cache_ext_effect __percpu *effect;
 	unsigned long __percpu *lock_holds;
+	struct cache_ext_rate __percpu *rate;
 };
 
 /**
@@ -290,6 +294,17 @@ enum cache_ext_timed {
 };
 
 /**
+ * struct cache_ext_rate - one CPU's time in a binding's callbacks
+ * @start: cache_ext_clock() when the current one-second window began
+ * @ns: nanoseconds each kind of callback took on this CPU in it, each
+ *	call's share capped (note_rate() in core.c)
+ */
+struct cache_ext_rate {
+	u64 start;
+	u64 ns[CACHE_EXT_NR_TIMED];
+};
+
+/**
  * struct cache_ext_binding - a policy bound to one memory cgroup
  * @ops: the policy's callbacks, read locklessly by the hooks
  * @memcg: the bound cgroup; a css reference is held while bound
@@ -332,9 +347,6 @@ enum cache_ext_timed {
  *	callback (&enum cache_ext_timed)
  * @overrun_end: local_clock() when the last overrun counted in @overruns
  *	ended; an overrun that began before it overlapped that one
- * @rate_start: jiffies when the current second of @rate_ns began
- * @rate_ns: time the event callbacks of each kind took in that second,
- *	each call's share capped (note_event_rate() in core.c)
  *
  * Published in &mem_cgroup.cache_ext with RCU; freed only after a grace
  * period, once no hook can still be running one of its callbacks.
@@ -359,8 +371,6 @@ struct cache_ext_binding {
 	spinlock_t evict_lock;	/* see @evict_lock above */
 	atomic_t overruns[CACHE_EXT_NR_TIMED];
 	u64 overrun_end[CACHE_EXT_NR_TIMED];
-	unsigned long rate_start[CACHE_EXT_NR_TIMED];
-	atomic64_t rate_ns[CACHE_EXT_NR_TIMED];
 };
 
 /*
@@ -563,10 +573,8 @@ struct cache_ext_evict_req;
 /**
  * struct cache_ext_call - a callback of a binding, while it runs
  * @binding: the binding whose callback it is
- * @clocked: timed with local_clock(): evict_folios(), or a callback run
- *	with interrupts off; the others are timed in jiffies
- * @start: if @clocked, local_clock() when the call was entered
- * @irq_start: if @clocked, cache_ext_irq_time() when the call was entered
+ * @start: cache_ext_clock() when the call was entered
+ * @irq_start: cache_ext_irq_time() when the call was entered
  * @start_jiffies: jiffies when the callback was entered
  * @budget: nanoseconds it may run; past that, the iterator yields nothing
  *	more and proposals are refused, and on return the overrun is
@@ -598,7 +606,6 @@ struct cache_ext_evict_req;
  */
 struct cache_ext_call {
 	struct cache_ext_binding *binding;
-	bool clocked;
 	u64 start;
 	u64 irq_start;
 	unsigned long start_jiffies;
@@ -674,9 +681,24 @@ static inline u64 cache_ext_irq_time(void)
 #endif
 }
 
-/* core.c: charge a callback's time */
+/* core.c: charge a callback's time; preemption is disabled */
 void cache_ext_note_time(struct cache_ext_binding *binding,
-			 enum cache_ext_timed cb, u64 took);
+			 enum cache_ext_timed cb, u64 took, u64 now);
+
+/*
+ * The clock calls are timed with: this CPU's sched_clock(), which a call
+ * reads on the CPU it runs on from start to end (preemption is disabled),
+ * and so does one CPU's time window (note_rate()).  Not local_clock():
+ * where sched_clock is unstable (a virtual machine whose TSC the
+ * clocksource watchdog found skewed, as in the test guest seconds after
+ * boot), it moves at most a tick past the last tick this CPU took, and
+ * with interrupts off it takes none: such a call measured at most one
+ * tick.  And the cheapest: a hit pays for two reads.
+ */
+static inline u64 cache_ext_clock(void)
+{
+	return sched_clock();
+}
 
 /*
  * Around a call of a callback that must not sleep:
@@ -700,13 +722,17 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	call->prev = this_cpu_read(cache_ext_running);
 	this_cpu_write(cache_ext_running, call);
 	call->start_jiffies = jiffies;
-	call->check_from = call->start_jiffies +
-			   READ_ONCE(cache_ext_budget(cb)->jiffies) - 1;
 	/*
-	 * With interrupts off (folio_removed() runs under the i_pages lock)
-	 * jiffies may not move: the tick that advances them may be this
-	 * CPU's.
+	 * The budget check reads the clock from the jiffy before the
+	 * budget can end; with interrupts off (folio_removed() runs under
+	 * the i_pages lock) jiffies may not move, the tick that advances
+	 * them being perhaps this CPU's, so it reads it from the start.
 	 */
+	if (irqs_disabled())
+		call->check_from = call->start_jiffies - 1;
+	else
+		call->check_from = call->start_jiffies +
+				   READ_ONCE(cache_ext_budget(cb)->jiffies) - 1;
 	if (!call->prev) {
 		struct cache_ext_watch *w = this_cpu_ptr(&cache_ext_watch);
 
@@ -715,50 +741,35 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 		/* Pairs with the watchdog's acquire (core.c). */
 		smp_store_release(&w->binding, b);
 	}
-	call->clocked = cb == CACHE_EXT_T_EVICT || irqs_disabled();
-	if (call->clocked) {
-		call->start = local_clock();
-		call->irq_start = cache_ext_irq_time();
-		/* Nor can the budget check wait for jiffies to move. */
-		if (cb != CACHE_EXT_T_EVICT)
-			call->check_from = call->start_jiffies - 1;
-	}
+	call->start = cache_ext_clock();
+	call->irq_start = cache_ext_irq_time();
 }
 
-/* How long a clocked call has run, interrupts it sat through left out. */
-static inline u64 cache_ext_clocked_time(const struct cache_ext_call *call)
+/* How long a call has run at @now, interrupts it sat through left out. */
+static inline u64 cache_ext_call_time(const struct cache_ext_call *call,
+				      u64 now)
 {
-	u64 wall = local_clock() - call->start;
+	u64 wall = now - call->start;
 	u64 irq = cache_ext_irq_time() - call->irq_start;
 
 	return wall > irq ? wall - irq : 0;
 }
 
 /*
- * Returns the nanoseconds the call took, charged to its binding.
- * evict_folios(), and a callback run with interrupts off, are timed with
- * local_clock(), less the time this CPU spent in interrupts meanwhile;
- * another event callback, whose budget is in milliseconds and which runs
- * for every folio, in whole jiffies less one, so that its time is never
- * overestimated.
+ * Returns the nanoseconds the call took, charged to its binding: its
+ * time by cache_ext_clock(), less the time this CPU spent in
+ * interrupts meanwhile.
  */
 static inline u64 cache_ext_leave(struct cache_ext_call *call)
 {
-	unsigned long ticks;
-	u64 took;
-
-	if (call->clocked) {
-		took = cache_ext_clocked_time(call);
-	} else {
-		ticks = jiffies - call->start_jiffies;
-		took = ticks ? (u64)(ticks - 1) * TICK_NSEC : 0;
-	}
+	u64 now = cache_ext_clock();
+	u64 took = cache_ext_call_time(call, now);
 
 	if (!call->prev)
 		WRITE_ONCE(this_cpu_ptr(&cache_ext_watch)->binding, NULL);
 	this_cpu_write(cache_ext_running, call->prev);
+	cache_ext_note_time(call->binding, call->cb, took, now);
 	preempt_enable();
-	cache_ext_note_time(call->binding, call->cb, took);
 	return took;
 }
 
