@@ -70,7 +70,6 @@ FIXTURE_TEARDOWN(learned)
 
 	run_cmd(out, sizeof(out), "%s model unload learned", getenv("CACHECTL"));
 	set_core_param("evict_budget_ms", 200);
-	set_core_param("rate_budget_ms", 500);
 	unlink(self->p);
 	unlink(self->s);
 	unlink(self->log);
@@ -267,7 +266,6 @@ TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 300)
 	 * comparable however busy the host is.
 	 */
 	ASSERT_EQ(set_core_param("evict_budget_ms", 5000), 0);
-	ASSERT_EQ(set_core_param("rate_budget_ms", 1000), 0);
 	/*
 	 * Each policy three times, in turns whose order alternates, summed.
 	 * One run of either varies by up to 3% from the next with the same

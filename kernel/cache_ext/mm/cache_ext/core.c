@@ -813,17 +813,20 @@ static const char *timed_name(enum cache_ext_timed cb)
 }
 
 /*
- * Each call within its budget can still make every read slow, or keep a
- * CPU in reclaim: the time of every call, evict_folios() included, is
- * also counted per CPU over one-second windows, and a binding whose
- * callbacks of one kind take more than rate_budget_ms of a window on one
- * CPU is ejected.  Per CPU, so that a hit or an insertion writes no
- * shared cacheline; a policy's share of the machine is its share of the
- * busiest CPU.  Time is the clock's, so a stall of the machine (a virtual
- * CPU the host did not run) stretches the calls it falls in, but in
- * proportion: a policy that spends a tenth of a CPU in its callbacks has
- * a tenth of the stalls fall in them.  Each call counts at most its own
- * budget, so that one long stall cannot eject a correct policy.
+ * Each call within its budget can still make every read slow: the time of
+ * every event callback is also counted per CPU over one-second windows,
+ * and a binding whose callbacks of one kind take more than rate_budget_ms
+ * of a window on one CPU is ejected.  Not evict_folios(): reclaim asks for
+ * it as often as memory is short, and in an emulated machine a correct
+ * policy's eviction can take most of a CPU (lfu's make run moves pages at
+ * 0.41x the kernel's rate); its calls are bounded one by one.  Per CPU,
+ * so that a hit or an insertion writes no shared cacheline; a policy's
+ * share of the machine is its share of the busiest CPU.  Time is the
+ * clock's, so a stall of the machine (a virtual CPU the host did not run)
+ * stretches the calls it falls in, but in proportion: a policy that
+ * spends a tenth of a CPU in its callbacks has a tenth of the stalls fall
+ * in them.  Each call counts at most its own budget, so that one long
+ * stall cannot eject a correct policy.
  */
 static unsigned int rate_budget_ms = 500;
 
@@ -839,7 +842,7 @@ static const struct kernel_param_ops rate_budget_ops = {
 
 module_param_cb(rate_budget_ms, &rate_budget_ops, &rate_budget_ms, 0644);
 MODULE_PARM_DESC(rate_budget_ms,
-		 "ms of each second one kind of a policy's callbacks may take on one CPU (1-1000; 1000: no bound)");
+		 "ms of each second one kind of a policy's event callbacks may take on one CPU (1-1000; 1000: no bound)");
 
 static void note_rate(struct cache_ext_binding *binding,
 		      enum cache_ext_timed cb, u64 took, u64 now)
@@ -858,9 +861,7 @@ static void note_rate(struct cache_ext_binding *binding,
 	}
 	rate->ns[cb] += min(took, READ_ONCE(cache_ext_budget(cb)->ns));
 	if (rate->ns[cb] > budget)
-		cache_ext_eject(binding->policy, cb == CACHE_EXT_T_EVICT ?
-				CACHE_EXT_EJECT_TIMEOUT :
-				CACHE_EXT_EJECT_EVENT_TIMEOUT,
+		cache_ext_eject(binding->policy, CACHE_EXT_EJECT_EVENT_TIMEOUT,
 				"%s calls took over %llu us of one second on CPU %d in cgroup %llu",
 				timed_name(cb), budget / NSEC_PER_USEC,
 				smp_processor_id(),
@@ -882,7 +883,7 @@ static void note_rate(struct cache_ext_binding *binding,
  * and they all end together.  A policy that is slow every time makes
  * overruns one after the other, and is ejected.  Each callback is counted
  * apart, so that fast calls of one cannot hide a runaway other.  The
- * callbacks' time is also bounded per second (note_rate()).
+ * event callbacks' time is also bounded per second (note_rate()).
  *
  * Called with preemption disabled, on the CPU the call ran on.
  */
@@ -891,7 +892,8 @@ void cache_ext_note_time(struct cache_ext_binding *binding,
 {
 	atomic_t *overruns = &binding->overruns[cb];
 
-	note_rate(binding, cb, took, now);
+	if (cb != CACHE_EXT_T_EVICT)
+		note_rate(binding, cb, took, now);
 	if (took <= READ_ONCE(cache_ext_budget(cb)->ns)) {
 		if (atomic_read(overruns))
 			atomic_set(overruns, 0);
