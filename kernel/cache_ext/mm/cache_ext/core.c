@@ -814,12 +814,17 @@ static const char *timed_name(enum cache_ext_timed cb)
 
 /*
  * Each call within its budget can still make every read slow: the time of
- * every event callback is also counted per CPU over one-second windows,
- * and a binding whose callbacks of one kind take more than rate_budget_ms
- * of a window on one CPU is ejected.  Not evict_folios(): reclaim asks for
- * it as often as memory is short, and in an emulated machine a correct
- * policy's eviction can take most of a CPU (lfu's make run moves pages at
- * 0.41x the kernel's rate); its calls are bounded one by one.  Per CPU,
+ * the event callbacks that take a millisecond or more is also counted per
+ * CPU over one-second windows, and a binding whose callbacks of one kind
+ * take more than rate_budget_ms of a window on one CPU is ejected.  Not
+ * shorter calls: in an emulated machine under load, correct policies'
+ * short calls can add up to half of a CPU that does little but insert
+ * folios (get_scan under a scan was ejected for its event callbacks'
+ * time in a test run beside a debug VM when every call counted).  Not
+ * evict_folios(): reclaim asks for it as often as memory is short, and
+ * in an emulated machine a correct policy's eviction can take most of a
+ * CPU (lfu's make run moves pages at 0.41x the kernel's rate); its calls
+ * are bounded one by one.  Per CPU,
  * so that a hit or an insertion writes no shared cacheline; a policy's
  * share of the machine is its share of the busiest CPU.  Time is the
  * clock's, so a stall of the machine (a virtual CPU the host did not run)
@@ -829,6 +834,8 @@ static const char *timed_name(enum cache_ext_timed cb)
  * stall cannot eject a correct policy.
  */
 static unsigned int rate_budget_ms = 500;
+
+#define RATE_MIN_NS	NSEC_PER_MSEC
 
 static int rate_budget_set(const char *val, const struct kernel_param *kp)
 {
@@ -892,7 +899,7 @@ void cache_ext_note_time(struct cache_ext_binding *binding,
 {
 	atomic_t *overruns = &binding->overruns[cb];
 
-	if (cb != CACHE_EXT_T_EVICT)
+	if (cb != CACHE_EXT_T_EVICT && took >= RATE_MIN_NS)
 		note_rate(binding, cb, took, now);
 	if (took <= READ_ONCE(cache_ext_budget(cb)->ns)) {
 		if (atomic_read(overruns))
