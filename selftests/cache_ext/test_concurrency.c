@@ -6,8 +6,8 @@
  * calls (one overrun in a row is forgiven, a policy slow every time is
  * not, an event callback included), and a call past its budget refused
  * more work.  A slow policy stalls no other task: reclaimers do not wait
- * for each other's policy call, and event callbacks slow on every folio
- * are ejected by their time per second.  A callback whose loops never end
+ * for each other's policy call, and callbacks slow on every folio or
+ * every eviction are ejected by their time per second.  A callback whose loops never end
  * on their own ends anyway, and nothing waits for it.
  */
 #define _GNU_SOURCE
@@ -83,6 +83,7 @@ FIXTURE_TEARDOWN(conc)
 
 	set_core_param("evict_budget_ms", 200);
 	set_core_param("event_budget_ms", 200);
+	set_core_param("rate_budget_ms", 500);
 	for (i = 0; i < NR_CGROUPS; i++) {
 		policy_detach(&self->p[i]);
 		unlink(self->file[i]);
@@ -316,12 +317,83 @@ static void any_cpu(void)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* Evaluate @op, raising @worst to the ms it took if more; its value. */
+#define TIMED_MS(worst, op) ({						\
+	uint64_t __t0 = now_us();					\
+	int __ret = (op);						\
+	double __ms = (now_us() - __t0) / 1000.0;			\
+									\
+	if (__ms > (worst))						\
+		(worst) = __ms;						\
+	__ret;								\
+})
+
+/*
+ * After the runaway of cgroup 0 was ejected: reading its memory.cache_ext,
+ * binding fifo (registered beforehand) there, removing the cgroup and
+ * creating it again each take less than a second: nothing waits for the
+ * call that ran away.  The worst, in ms, or -1 if one failed.
+ */
+static double cgroup_ops_after_ejection(FIXTURE_DATA(conc) *self)
+{
+	double worst = 0;
+	char buf[64];
+
+	if (TIMED_MS(worst, cg_read(self->cg[0], "memory.cache_ext", buf,
+				    sizeof(buf))) ||
+	    TIMED_MS(worst, cg_write(self->cg[0], "memory.cache_ext",
+				     "fifo")) ||
+	    TIMED_MS(worst, rmdir(self->cg[0])) ||
+	    TIMED_MS(worst, cg_create(self->cg[0])) ||
+	    cg_write(self->cg[0], "memory.max", MEMCG_MAX))
+		return -1;
+	self->cg_id[0] = cgroup_id_of(self->cg[0]);
+	return worst;
+}
+
+/*
+ * What a run of read_until_ejected() saw: the worst a command took to
+ * answer while the readers ran, in ms; the readers that failed; the worst
+ * of the cgroup's operations after the ejection (-1 if one failed).
+ */
+struct ejection_run {
+	double worst;
+	int failed;
+	double ops;
+};
+
+/*
+ * Eight readers of cgroup 0's file on one CPU, this task answering on the
+ * other, under the hostile policy @skel attached there; then up to ten
+ * seconds for its exit(), and cgroup_ops_after_ejection().  Fifo must be
+ * registered (policy_attach() of cgroup 1).  Returns 0, or -1 if the
+ * readers did not start.
+ */
+static int read_until_ejected(FIXTURE_DATA(conc) *self, struct hostile *skel,
+			      uint64_t seed, struct ejection_run *run)
+{
+	pid_t pids[READERS];
+	int i;
+
+	if (start_readers(self->cg[0], self->file[0], READERS, pids, seed) ||
+	    split_cpus(pids, READERS))
+		return -1;
+	run->worst = worst_answer_while_reading(pids, READERS, &run->failed);
+	any_cpu();
+	for (i = 0; i < 100 && !skel->bss->nr_exits; i++)
+		usleep(100000);
+	run->ops = cgroup_ops_after_ejection(self);
+	return 0;
+}
+
 /*
  * evict_folios() takes 150 ms, within its budget, on every call, with
  * eight readers reclaiming: no reclaimer waits for another one's call (the
  * busy binding is not asked, the batch is the LRU's), so the guest starts
  * and reaps a process within a second throughout and every page read is
- * right.
+ * right.  The bound per second is lifted (rate_budget_ms 1000), so that
+ * the policy stays bound for the whole run; with it,
+ * slow_every_evict_ejected_per_second.
  * Before reclaimers stopped waiting, they spun on the binding with
  * preemption off behind the call, on both virtual CPUs.
  */
@@ -336,6 +408,7 @@ TEST_F_TIMEOUT(conc, slow_evict_stalls_no_other_task, 600)
 	ASSERT_EQ(make_files(self, 1), 0);
 	/* Its debugfs stats count the batches that did not wait. */
 	ASSERT_EQ(ctl_module_load(), 0);
+	ASSERT_EQ(set_core_param("rate_budget_ms", 1000), 0);
 	link = attach_hostile_spin(self->cg_id[0], "hostile_spin", 150000000,
 				   1, &skel);
 	ASSERT_NE(link, NULL);
@@ -349,6 +422,44 @@ TEST_F_TIMEOUT(conc, slow_evict_stalls_no_other_task, 600)
 	EXPECT_LT(worst, 1000);
 	EXPECT_GE(skel->bss->nr_spins, 1);
 	EXPECT_GT(binding_stat(self->cg_id[0], "evict_busy "), 0);
+	bpf_link__destroy(link);
+	hostile__destroy(skel);
+}
+
+/*
+ * evict_folios() takes 190 ms, within its 200 ms budget, on every call,
+ * with eight readers reclaiming on one CPU: its time per second ejects it
+ * (calls run one at a time per binding, so its window is the binding's),
+ * the other CPU answers within a second throughout, every page reads
+ * right, and after the ejection the cgroup's file, binding, rmdir and
+ * mkdir answer within a second.  Before, evict_folios() was bounded per
+ * call only, and such a policy stayed bound.
+ */
+TEST_F_TIMEOUT(conc, slow_every_evict_ejected_per_second, 600)
+{
+	struct ejection_run run;
+	struct hostile *skel;
+	struct bpf_link *link;
+
+	ASSERT_EQ(make_files(self, 1), 0);
+	ASSERT_EQ(policy_attach(&self->p[1], "fifo", NULL, self->cg_id[1],
+				NULL), 0);
+	link = attach_hostile_spin(self->cg_id[0], "hostile_spin", 190000000,
+				   1, &skel);
+	ASSERT_NE(link, NULL);
+	ASSERT_EQ(read_until_ejected(self, skel, 43, &run), 0);
+	TH_LOG("%llu evict_folios() calls of 190 ms; a command answered within %.0f ms at worst, the cgroup's operations after the ejection within %.0f ms; exit() told '%s'",
+	       skel->bss->nr_evict_calls, run.worst, run.ops,
+	       skel->bss->exit_msg);
+	EXPECT_EQ(run.failed, 0);
+	EXPECT_LT(run.worst, 1000);
+	EXPECT_GE(skel->bss->nr_spins, 3);
+	EXPECT_EQ(trace_ejections("hostile_spin"), 1);
+	EXPECT_NE(strstr(skel->bss->exit_msg,
+			 "evict_folios() calls took over 500000 us of one second"),
+		  NULL);
+	EXPECT_GE(run.ops, 0);
+	EXPECT_LT(run.ops, 1000);
 	bpf_link__destroy(link);
 	hostile__destroy(skel);
 }
@@ -404,70 +515,34 @@ TEST_F_TIMEOUT(conc, per_folio_spinners_ejected, 600)
  * folio_accessed() of 3 ms on every hit, within its budget: its time per
  * second on the readers' CPU ejects it (each call counts, however short),
  * the other CPU answers within a second throughout and every page reads
- * right.  Before, a callback shorter than two ticks was never counted.
- * (evict_folios() has no bound per second: see note_rate().)
+ * right, and after the ejection the cgroup's file, binding, rmdir and
+ * mkdir answer within a second.  Before, a callback shorter than two
+ * ticks was never counted.
  */
 TEST_F_TIMEOUT(conc, slow_every_hit_ejected_per_second, 600)
 {
+	struct ejection_run run;
 	struct hostile *skel;
 	struct bpf_link *link;
-	pid_t pids[READERS];
-	double worst;
-	int failed, i;
 
 	ASSERT_EQ(make_files(self, 1), 0);
+	ASSERT_EQ(policy_attach(&self->p[1], "fifo", NULL, self->cg_id[1],
+				NULL), 0);
 	link = attach_hostile_event_spin(self->cg_id[0], "hostile_slowacc",
 					 3000000, &skel);
 	ASSERT_NE(link, NULL);
-	ASSERT_EQ(start_readers(self->cg[0], self->file[0], READERS, pids, 82),
-		  0);
-	ASSERT_EQ(split_cpus(pids, READERS), 0);
-	worst = worst_answer_while_reading(pids, READERS, &failed);
-	any_cpu();
-	for (i = 0; i < 100 && !skel->bss->nr_exits; i++)
-		usleep(100000);
-	TH_LOG("%llu folio_accessed() calls; a command answered within %.0f ms at worst; exit() told '%s'",
-	       skel->bss->nr_accessed, worst, skel->bss->exit_msg);
-	EXPECT_EQ(failed, 0);
-	EXPECT_LT(worst, 1000);
+	ASSERT_EQ(read_until_ejected(self, skel, 82, &run), 0);
+	TH_LOG("%llu folio_accessed() calls; a command answered within %.0f ms at worst, the cgroup's operations after the ejection within %.0f ms; exit() told '%s'",
+	       skel->bss->nr_accessed, run.worst, run.ops,
+	       skel->bss->exit_msg);
+	EXPECT_EQ(run.failed, 0);
+	EXPECT_LT(run.worst, 1000);
 	EXPECT_EQ(trace_ejections("hostile_slowacc"), 1);
 	EXPECT_NE(strstr(skel->bss->exit_msg, "of one second on CPU"), NULL);
+	EXPECT_GE(run.ops, 0);
+	EXPECT_LT(run.ops, 1000);
 	bpf_link__destroy(link);
 	hostile__destroy(skel);
-}
-
-/* Evaluate @op, raising @worst to the ms it took if more; its value. */
-#define TIMED_MS(worst, op) ({						\
-	uint64_t __t0 = now_us();					\
-	int __ret = (op);						\
-	double __ms = (now_us() - __t0) / 1000.0;			\
-									\
-	if (__ms > (worst))						\
-		(worst) = __ms;						\
-	__ret;								\
-})
-
-/*
- * After the runaway of cgroup 0 was ejected: reading its memory.cache_ext,
- * binding fifo (registered beforehand) there, removing the cgroup and
- * creating it again each take less than a second: nothing waits for the
- * call that ran away.  The worst, in ms, or -1 if one failed.
- */
-static double cgroup_ops_after_ejection(FIXTURE_DATA(conc) *self)
-{
-	double worst = 0;
-	char buf[64];
-
-	if (TIMED_MS(worst, cg_read(self->cg[0], "memory.cache_ext", buf,
-				    sizeof(buf))) ||
-	    TIMED_MS(worst, cg_write(self->cg[0], "memory.cache_ext",
-				     "fifo")) ||
-	    TIMED_MS(worst, rmdir(self->cg[0])) ||
-	    TIMED_MS(worst, cg_create(self->cg[0])) ||
-	    cg_write(self->cg[0], "memory.max", MEMCG_MAX))
-		return -1;
-	self->cg_id[0] = cgroup_id_of(self->cg[0]);
-	return worst;
 }
 
 /*
@@ -495,31 +570,22 @@ TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
 	ASSERT_EQ(policy_attach(&self->p[1], "fifo", NULL, self->cg_id[1],
 				NULL), 0);
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		struct ejection_run run;
 		struct hostile *skel;
 		struct bpf_link *link;
-		pid_t pids[READERS];
-		double worst, ops;
-		int failed, i;
 
 		ASSERT_EQ(drop_file_cache(self->file[0]), 0);
 		ASSERT_EQ(trace_start(), 0);
 		link = attach_hostile(self->cg_id[0], kinds[k], &skel);
 		ASSERT_NE(link, NULL) TH_LOG("%s", kinds[k]);
-		ASSERT_EQ(start_readers(self->cg[0], self->file[0], READERS,
-					pids, 71 + k), 0);
-		ASSERT_EQ(split_cpus(pids, READERS), 0);
-		worst = worst_answer_while_reading(pids, READERS, &failed);
-		any_cpu();
-		for (i = 0; i < 100 && !skel->bss->nr_exits; i++)
-			usleep(100000);
-		ops = cgroup_ops_after_ejection(self);
+		ASSERT_EQ(read_until_ejected(self, skel, 71 + k, &run), 0);
 		TH_LOG("%s: %llu calls, %llu returned, the longest in %.0f ms; a command answered within %.0f ms at worst, the cgroup's operations after the ejection within %.0f ms; exit() told '%s'",
 		       kinds[k], skel->bss->nr_runaway_calls,
 		       skel->bss->nr_runaway_ended,
-		       skel->bss->max_runaway_ns / 1e6, worst, ops,
+		       skel->bss->max_runaway_ns / 1e6, run.worst, run.ops,
 		       skel->bss->exit_msg);
-		EXPECT_EQ(failed, 0) TH_LOG("%s", kinds[k]);
-		EXPECT_LT(worst, 1000) TH_LOG("%s", kinds[k]);
+		EXPECT_EQ(run.failed, 0) TH_LOG("%s", kinds[k]);
+		EXPECT_LT(run.worst, 1000) TH_LOG("%s", kinds[k]);
 		EXPECT_GE(skel->bss->nr_runaway_calls, 1) TH_LOG("%s", kinds[k]);
 		EXPECT_EQ(skel->bss->nr_runaway_ended,
 			  skel->bss->nr_runaway_calls) TH_LOG("%s", kinds[k]);
@@ -527,8 +593,8 @@ TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
 			TH_LOG("%s", kinds[k]);
 		EXPECT_EQ(trace_ejections(kinds[k]), 1) TH_LOG("%s", kinds[k]);
 		EXPECT_EQ(skel->bss->nr_exits, 1) TH_LOG("%s", kinds[k]);
-		EXPECT_GE(ops, 0) TH_LOG("%s", kinds[k]);
-		EXPECT_LT(ops, 1000) TH_LOG("%s", kinds[k]);
+		EXPECT_GE(run.ops, 0) TH_LOG("%s", kinds[k]);
+		EXPECT_LT(run.ops, 1000) TH_LOG("%s", kinds[k]);
 		EXPECT_EQ(kmsg_contains("rcu_sched detected stall"), 0);
 		EXPECT_EQ(kmsg_contains("self-detected stall"), 0);
 		EXPECT_EQ(kmsg_contains("soft lockup"), 0);

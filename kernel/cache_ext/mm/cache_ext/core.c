@@ -813,29 +813,33 @@ static const char *timed_name(enum cache_ext_timed cb)
 }
 
 /*
- * Each call within its budget can still make every read slow: the time of
- * the event callbacks that take a millisecond or more is also counted per
- * CPU over one-second windows, and a binding whose callbacks of one kind
- * take more than rate_budget_ms of a window on one CPU is ejected.  Not
+ * Each call within its budget can still make every read, or every
+ * eviction, slow: the time of a binding's slow calls is also counted over
+ * one-second windows, and a binding whose calls of one kind take more than
+ * rate_budget_ms of a window is ejected.  A slow call is one that takes a
+ * millisecond or more for an event callback, ten for evict_folios().  Not
  * shorter calls: in an emulated machine under load, correct policies'
  * short calls can add up to half of a CPU that does little but insert
- * folios (get_scan under a scan was ejected for its event callbacks'
- * time in a test run beside a debug VM when every call counted).  Not
- * evict_folios(): reclaim asks for it as often as memory is short, and
- * in an emulated machine a correct policy's eviction can take most of a
- * CPU (lfu's make run moves pages at 0.41x the kernel's rate); its calls
- * are bounded one by one.  Per CPU,
- * so that a hit or an insertion writes no shared cacheline; a policy's
- * share of the machine is its share of the busiest CPU.  Time is the
- * clock's, so a stall of the machine (a virtual CPU the host did not run)
- * stretches the calls it falls in, but in proportion: a policy that
- * spends a tenth of a CPU in its callbacks has a tenth of the stalls fall
- * in them.  Each call counts at most its own budget, so that one long
- * stall cannot eject a correct policy.
+ * folios (get_scan under a scan was ejected for its event callbacks' time
+ * in a test run beside a debug VM when every call counted), and reclaim
+ * asks for evict_folios() as often as memory is short, which in such a
+ * machine can keep a correct policy's eviction running most of the time
+ * (lfu's make run moves pages at 0.41x the kernel's rate, at about half a
+ * millisecond a call).  The kernel's own LRU isolates a batch in
+ * microseconds; ten milliseconds for one is slow in any machine.
+ *
+ * The event callbacks are windowed per CPU, so that a hit or an insertion
+ * writes no shared cacheline; their share of the machine is their share
+ * of the busiest CPU.  evict_folios() runs one call at a time per binding
+ * (&cache_ext_binding.evict_lock), so its window is the binding's, written
+ * under that lock, whichever CPU a call runs on.  Time is the clock's, so
+ * a stall of the machine (a virtual CPU the host did not run) stretches
+ * the calls it falls in, but in proportion: a policy that spends a tenth
+ * of a CPU in its callbacks has a tenth of the stalls fall in them.  Each
+ * call counts at most its own budget, so that one long stall cannot eject
+ * a correct policy.
  */
 static unsigned int rate_budget_ms = 500;
-
-#define RATE_MIN_NS	NSEC_PER_MSEC
 
 static int rate_budget_set(const char *val, const struct kernel_param *kp)
 {
@@ -849,25 +853,47 @@ static const struct kernel_param_ops rate_budget_ops = {
 
 module_param_cb(rate_budget_ms, &rate_budget_ops, &rate_budget_ms, 0644);
 MODULE_PARM_DESC(rate_budget_ms,
-		 "ms of each second one kind of a policy's event callbacks may take on one CPU (1-1000; 1000: no bound)");
+		 "ms of each second one kind of a policy's slow callbacks may take (1-1000; 1000: no bound)");
+
+/* The shortest call note_rate() counts. */
+static inline u64 rate_min_ns(enum cache_ext_timed cb)
+{
+	return cb == CACHE_EXT_T_EVICT ? 10 * NSEC_PER_MSEC : NSEC_PER_MSEC;
+}
 
 static void note_rate(struct cache_ext_binding *binding,
 		      enum cache_ext_timed cb, u64 took, u64 now)
 {
-	struct cache_ext_rate *rate = this_cpu_ptr(binding->stats.rate);
 	u64 budget = (u64)READ_ONCE(rate_budget_ms) * NSEC_PER_MSEC;
+	struct cache_ext_window *w;
 
+	if (cb == CACHE_EXT_T_EVICT) {
+		lockdep_assert_held(&binding->evict_lock);
+		w = &binding->stats.evict_window;
+	} else {
+		w = &this_cpu_ptr(binding->stats.rate)->event[cb - 1];
+	}
 	/*
 	 * A window begins where the call that opens it began, so the calls
-	 * counted in one all ran within it (nested calls aside): on one CPU
-	 * they cannot sum to more than the second, and 1000 ms is no bound.
+	 * counted in one all ran within it (nested calls aside): calls that
+	 * run one at a time, on one CPU or under one lock, cannot sum to more
+	 * than the second, and 1000 ms is no bound.  The evict_folios()
+	 * window compares the clocks of the CPUs its calls ran on; their skew
+	 * is small next to a second, and a negative one only restarts it.
 	 */
-	if (now - rate->start >= NSEC_PER_SEC) {
-		rate->start = now - took;
-		memset(rate->ns, 0, sizeof(rate->ns));
+	if (now - w->start >= NSEC_PER_SEC) {
+		w->start = now - took;
+		w->ns = 0;
 	}
-	rate->ns[cb] += min(took, READ_ONCE(cache_ext_budget(cb)->ns));
-	if (rate->ns[cb] > budget)
+	w->ns += min(took, READ_ONCE(cache_ext_budget(cb)->ns));
+	if (w->ns <= budget)
+		return;
+	if (cb == CACHE_EXT_T_EVICT)
+		cache_ext_eject(binding->policy, CACHE_EXT_EJECT_TIMEOUT,
+				"%s calls took over %llu us of one second in cgroup %llu",
+				timed_name(cb), budget / NSEC_PER_USEC,
+				cgroup_id(binding->memcg->css.cgroup));
+	else
 		cache_ext_eject(binding->policy, CACHE_EXT_EJECT_EVENT_TIMEOUT,
 				"%s calls took over %llu us of one second on CPU %d in cgroup %llu",
 				timed_name(cb), budget / NSEC_PER_USEC,
@@ -889,17 +915,18 @@ static void note_rate(struct cache_ext_binding *binding,
  * on, an interrupt storm) stretches every call running at that moment,
  * and they all end together.  A policy that is slow every time makes
  * overruns one after the other, and is ejected.  Each callback is counted
- * apart, so that fast calls of one cannot hide a runaway other.  The
- * event callbacks' time is also bounded per second (note_rate()).
+ * apart, so that fast calls of one cannot hide a runaway other.  Slow
+ * calls' time is also bounded per second (note_rate()).
  *
- * Called with preemption disabled, on the CPU the call ran on.
+ * Called with preemption disabled, on the CPU the call ran on; for
+ * evict_folios(), with the binding's evict_lock held.
  */
 void cache_ext_note_time(struct cache_ext_binding *binding,
 			 enum cache_ext_timed cb, u64 took, u64 now)
 {
 	atomic_t *overruns = &binding->overruns[cb];
 
-	if (cb != CACHE_EXT_T_EVICT && took >= RATE_MIN_NS)
+	if (took >= rate_min_ns(cb))
 		note_rate(binding, cb, took, now);
 	if (took <= READ_ONCE(cache_ext_budget(cb)->ns)) {
 		if (atomic_read(overruns))

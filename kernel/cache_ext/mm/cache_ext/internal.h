@@ -199,6 +199,17 @@ struct cache_ext_prealloc {
 struct cache_ext_rate;
 
 /**
+ * struct cache_ext_window - the time a binding's callbacks of one kind took
+ *	in a one-second window (note_rate() in core.c)
+ * @start: cache_ext_clock() when the window began
+ * @ns: nanoseconds its calls took, each call's share capped at its budget
+ */
+struct cache_ext_window {
+	u64 start;
+	u64 ns;
+};
+
+/**
  * struct cache_ext_stats - counters of one binding
  * @evict_calls: evict_folios() calls
  * @evict_busy: reclaim batches the LRU chose because another reclaimer
@@ -219,7 +230,9 @@ struct cache_ext_rate;
  * @effect: per CPU, what the cgroup's page cache did for its readers
  * @lock_holds: per CPU, acquisitions of &cache_ext_binding.lock; the cost
  *	the binding adds to the cgroup's page cache, not an effect of it
- * @rate: per CPU, the time the binding's callbacks took there this second
+ * @rate: per CPU, the time the event callbacks took there this second
+ * @evict_window: the time evict_folios() took this second, on any CPU;
+ *	written under &cache_ext_binding.evict_lock
  */
 struct cache_ext_stats {
 	atomic_long_t evict_calls;
@@ -238,6 +251,7 @@ struct cache_ext_stats {
 	struct cache_ext_effect __percpu *effect;
 	unsigned long __percpu *lock_holds;
 	struct cache_ext_rate __percpu *rate;
+	struct cache_ext_window evict_window;
 };
 
 /**
@@ -293,15 +307,15 @@ enum cache_ext_timed {
 	CACHE_EXT_NR_TIMED,
 };
 
-/**
- * struct cache_ext_rate - one CPU's time in a binding's callbacks
- * @start: cache_ext_clock() when the current one-second window began
- * @ns: nanoseconds each kind of callback took on this CPU in it, each
- *	call's share capped (note_rate() in core.c)
+/*
+ * One CPU's windows of a binding's event callbacks, [cb - 1] for each
+ * &enum cache_ext_timed after CACHE_EXT_T_EVICT; evict_folios() calls, one
+ * at a time, share &cache_ext_stats.evict_window.
  */
+#define CACHE_EXT_NR_EVENTS	(CACHE_EXT_NR_TIMED - 1)
+
 struct cache_ext_rate {
-	u64 start;
-	u64 ns[CACHE_EXT_NR_TIMED];
+	struct cache_ext_window event[CACHE_EXT_NR_EVENTS];
 };
 
 /**
