@@ -75,6 +75,8 @@ help:
 	@echo 'make eval-doc   copy build/eval/summary.md into the admin guide'
 	@echo 'make sim        cachesim: every policy on the CloudPhysics trace, no VM (TRACE=file for another)'
 	@echo 'make bench-learned-sim  learned policies vs heuristics, Belady, a frequency oracle (cachesim)'
+	@echo 'make install    the tools, policies, man pages and systemd unit (DESTDIR=, PREFIX=/usr/local)'
+	@echo 'make deb        the cache-ext-tools Debian package, in build/deb/'
 	@echo 'make deps       install the Debian packages the build needs'
 	@echo 'make kernel | module | bpf | tools | selftests   build one part'
 
@@ -178,7 +180,7 @@ TOOLS_LIBS	:= $(LIBBPF_A) -lelf -lz -lmnl -ljson-c -lm
 CACHECTL_HDRS	:= $(wildcard $(CACHECTL_DIR)/*.h) module/cache_ext_nl.h \
 		   bpf/include/lc_trace.h bpf/include/lc_features.h
 # What the host tests link: the parsers, without commands or netlink.
-CACHECTL_LIB	:= $(addprefix $(CACHECTL_DIR)/,model.c setvar.c cgroup.c \
+CACHECTL_LIB	:= $(addprefix $(CACHECTL_DIR)/,model.c setvar.c cgroup.c policy_conf.c \
 		   hist.c struct_ops.c util.c err.c effect.c)
 
 $(CACHECTL): $(wildcard $(CACHECTL_DIR)/*.c) $(CACHECTL_HDRS) $(LIBBPF_A)
@@ -246,7 +248,8 @@ $(B)/tests/test_%: scripts/tests/test_%.sh
 HOST_TESTS	:= $(B)/tests/test_cachectl_parsers $(B)/tests/test_lctrain \
 		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval \
 		   $(B)/tests/test_deps $(B)/tests/test_vm $(B)/tests/test_cachesim \
-		   $(B)/tests/test_kernel_series $(B)/tests/test_kernel_files
+		   $(B)/tests/test_kernel_series $(B)/tests/test_kernel_files \
+		   $(B)/tests/test_packages
 
 
 # cachesim: the policies' own BPF sources built as host shared objects and
@@ -373,6 +376,90 @@ check-debug: kernel-debug $(CTL_KO_DEBUG) selftests
 	@KERNEL=$(BZIMAGE_DEBUG) CACHE_EXT_CTL_KO=$(CTL_KO_DEBUG) CACHECTL=$(CACHECTL) \
 		KSELFTEST_TIMEOUT=2700 \
 		LCTRAIN=$(LCTRAIN) scripts/check.sh $(DEBUG_VM_TIMEOUT) $(SELFTEST_VARS)
+
+# --- install and packages ----------------------------------------------------
+
+# make install [DESTDIR=..] [PREFIX=/usr/local]: the tools, the policies'
+# objects, manual pages, the systemd unit and a commented configuration
+# (kept if one is there).  make deb: the same under /usr, as the
+# cache-ext-tools Debian package in build/deb/.
+PREFIX		?= /usr/local
+SYSCONFDIR	?= /etc
+DESTDIR		?=
+VERSION		= $(shell scripts/version.sh)
+INST_LIB	:= $(PREFIX)/lib/cache_ext
+# What depends on the prefix is built per prefix: cachesim with the
+# installed policy directory compiled in, and the pages that say so.
+INST_OUT	:= $(B)/install$(PREFIX)
+INST_CACHESIM	:= $(INST_OUT)/cachesim
+MAN_PAGES	:= $(addprefix $(INST_OUT)/man/,cachectl.8 lctrain.1 cachesim.1 cache_ext.7)
+UNIT		:= $(INST_OUT)/cache-ext.service
+
+$(INST_CACHESIM): $(SIM_DIR)/main.c $(SIM_LIB) $(SIM_HDRS) $(BPF_HDRS) \
+		$(CACHECTL_DIR)/model.h $(LCTRAIN_DIR)/lclog.h | $(B)/.deps
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(SIM_CFLAGS) -DCACHESIM_POLICY_DIR='"$(INST_LIB)/cachesim"' -rdynamic \
+		-o $@ $< $(SIM_LIB) $(SIM_LIBS)
+
+# Generated from the -h texts every time: the version is in them.
+$(INST_OUT)/man/cachectl.8: $(CACHECTL) FORCE
+	@mkdir -p $(dir $@)
+	@scripts/mkman.sh $< 8 "attach cache_ext policies, bind them to cgroups, watch them" \
+		"$(VERSION)" packaging/man/cachectl.8.tail > $@.tmp && mv $@.tmp $@
+$(INST_OUT)/man/lctrain.1: $(LCTRAIN) FORCE
+	@mkdir -p $(dir $@)
+	@scripts/mkman.sh $< 1 "train the LearnedCache model of ml_rank and ml_protect" \
+		"$(VERSION)" packaging/man/lctrain.1.tail > $@.tmp && mv $@.tmp $@
+$(INST_OUT)/man/cachesim.1: $(INST_CACHESIM) FORCE
+	@mkdir -p $(dir $@)
+	@scripts/mkman.sh $< 1 "run cache_ext policies on traces, on the host" \
+		"$(VERSION)" packaging/man/cachesim.1.tail > $@.tmp && mv $@.tmp $@
+$(INST_OUT)/man/cache_ext.7: packaging/man/cache_ext.7
+	@mkdir -p $(dir $@)
+	@cp $< $@
+
+$(UNIT): packaging/cache-ext.service.in
+	@mkdir -p $(dir $@)
+	@sed 's|@SBINDIR@|$(PREFIX)/sbin|g' $< > $@
+
+.PHONY: man install uninstall deb
+man: $(MAN_PAGES)
+
+install: $(CACHECTL) $(LCTRAIN) $(INST_CACHESIM) $(SIM_POLICIES) $(UNIT) man bpf
+	@echo '  INSTALL $(DESTDIR)$(PREFIX)'
+	@install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(INST_LIB)/bpf $(DESTDIR)$(INST_LIB)/cachesim \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/share/man/man8 \
+		$(DESTDIR)$(SYSCONFDIR)/cache_ext/policies.d
+	@install -m 755 -s $(CACHECTL) $(DESTDIR)$(PREFIX)/sbin/cachectl
+	@install -m 755 -s $(LCTRAIN) $(DESTDIR)$(PREFIX)/bin/lctrain
+	@install -m 755 -s $(INST_CACHESIM) $(DESTDIR)$(PREFIX)/bin/cachesim
+	@install -m 644 $(patsubst bpf/%.bpf.c,$(B)/bpf/%.bpf.o,$(wildcard bpf/*.bpf.c)) \
+		$(DESTDIR)$(INST_LIB)/bpf/
+	@install -m 644 $(SIM_POLICIES) $(DESTDIR)$(INST_LIB)/cachesim/
+	@install -m 644 $(UNIT) $(DESTDIR)$(PREFIX)/lib/systemd/system/
+	@for m in $(MAN_PAGES); do \
+		s=$${m##*.}; gzip -9n < $$m > $(DESTDIR)$(PREFIX)/share/man/man$$s/$${m##*/}.gz; \
+	done
+	@[ -e $(DESTDIR)$(SYSCONFDIR)/cache_ext/policies.conf ] || \
+		install -m 644 packaging/policies.conf $(DESTDIR)$(SYSCONFDIR)/cache_ext/
+
+# Leaves the configuration, as a package removal (not a purge) does.
+uninstall:
+	@rm -f $(DESTDIR)$(PREFIX)/sbin/cachectl $(DESTDIR)$(PREFIX)/bin/lctrain \
+		$(DESTDIR)$(PREFIX)/bin/cachesim \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/cache-ext.service \
+		$(foreach m,$(MAN_PAGES),$(DESTDIR)$(PREFIX)/share/man/man$(subst .,,$(suffix $(m)))/$(notdir $(m)).gz)
+	@rm -rf $(DESTDIR)$(INST_LIB)
+
+DEB_OUT		:= $(B)/deb
+deb:
+	@rm -rf $(DEB_OUT)/tools
+	@$(MAKE) -s install DESTDIR=$(DEB_OUT)/tools PREFIX=/usr SYSCONFDIR=/etc
+	@scripts/mkdeb.sh $(DEB_OUT)/tools "$(VERSION)" $(DEB_OUT)
 
 # --- benchmarks (not tests: they print numbers) -------------------------------
 

@@ -2,8 +2,9 @@
 /*
  * cachectl end to end, in the VM: attach with --cgroup, see the policy
  * work through list/stats/hist, detach; every refusal with its message and
- * exit status; models in and out; and `cachectl monitor` reporting the
- * ejection of a hostile policy.  The tool is $CACHECTL, the module
+ * exit status; models in and out; `cachectl monitor` reporting the
+ * ejection of a hostile policy; and a configuration applied, compared and
+ * kept true by apply --watch as cgroups come and go.  The tool is $CACHECTL, the module
  * $CACHE_EXT_CTL_KO (cachectl loads it itself through $CACHECTL_MODULE).
  */
 #define _GNU_SOURCE
@@ -498,6 +499,118 @@ TEST_F(cachectl, ejected_policy_replaced_in_one_step)
 	EXPECT_NE(strstr(out, "HIT%"), NULL) TH_LOG("%s", out);
 	EXPECT_NE(strstr(out, "cfifo"), NULL) TH_LOG("%s", out);
 	EXPECT_EQ(cachectl(out, len, "top -n 0"), 2) TH_LOG("%s", out);
+}
+
+/* Writes @text to @path, replacing it. */
+static int write_conf(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fputs(text, f) < 0 ? -EIO : 0;
+	return fclose(f) ? -errno : ret;
+}
+
+/*
+ * cachectl apply and status with a configuration: a policy line registers
+ * its object, a bind line binds an existing cgroup; status agrees with
+ * memory.cache_ext and shows the target whose cgroup does not exist yet.
+ * apply --watch binds again a cgroup removed and created again (a service
+ * restarted) and one created later under a parent created later (a slice
+ * started later), each within two seconds, without polling; SIGHUP reads
+ * a changed configuration; SIGTERM ends it with status 0.
+ */
+TEST_F(cachectl, apply_binds_and_watch_rebinds)
+{
+	char conf[PATH_MAX], text[PATH_MAX * 2], sel[PATH_MAX], buf[64];
+	const char *later = "/sys/fs/cgroup/cache_ext_later";
+	const char *child = "/sys/fs/cgroup/cache_ext_later/child";
+	const char *rel = self->cg + strlen("/sys/fs/cgroup/");
+	char *out = self->out;
+	size_t len = sizeof(self->out);
+	int pipefd[2], st;
+	pid_t pid;
+
+	scratch_path(conf, sizeof(conf), "policies.conf");
+	rmdir(child);
+	rmdir(later);
+	snprintf(text, sizeof(text),
+		 "# a test configuration\n"
+		 "policy cfifo %s/fifo.bpf.o\n"
+		 "bind %s cfifo\n"
+		 "bind cache_ext_later/child cfifo\n", self->objs, rel);
+	ASSERT_EQ(write_conf(conf, text), 0);
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", self->cg);
+
+	ASSERT_EQ(cachectl(out, len, "apply --config %s", conf), 0)
+		TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "bound cfifo"), NULL) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "no cgroup yet (cache_ext_later/child)"), NULL)
+		TH_LOG("%s", out);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "cfifo\n");
+	ASSERT_EQ(cachectl(out, len, "status --config %s", conf), 0)
+		TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, " cfifo "), NULL) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, " ok\n"), NULL) TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, " no cgroup\n"), NULL) TH_LOG("%s", out);
+	/* A cgroup bound otherwise differs, and status says so. */
+	ASSERT_EQ(write_str(sel, "default"), 0);
+	EXPECT_EQ(cachectl(out, len, "status --config %s", conf), 1)
+		TH_LOG("%s", out);
+	EXPECT_NE(strstr(out, "differs"), NULL) TH_LOG("%s", out);
+	/* Mistakes are refused with their line, before anything is bound. */
+	ASSERT_EQ(write_conf(conf, "bind db\n"), 0);
+	EXPECT_EQ(cachectl(out, len, "apply --config %s", conf), 1);
+	EXPECT_NE(strstr(out, ":1: usage: bind TARGET POLICY"), NULL)
+		TH_LOG("%s", out);
+	ASSERT_EQ(write_conf(conf, text), 0);
+
+	ASSERT_EQ(pipe(pipefd), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		close(pipefd[0]);
+		execl(getenv("CACHECTL"), "cachectl", "apply", "--config", conf,
+		      "--watch", NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(wait_line(pipefd[0], "watching for the cgroups of 2 targets",
+			    out, len, 20000), 0) TH_LOG("%s", out);
+	EXPECT_EQ(wait_for_text(sel, "cfifo\n", 2000), 0);
+
+	/* A restart: the cgroup goes and comes back, unbound. */
+	ASSERT_EQ(rmdir(self->cg), 0);
+	ASSERT_EQ(cg_create(self->cg), 0);
+	EXPECT_EQ(wait_for_text(sel, "cfifo\n", 2000), 0);
+
+	/* A slice started later, then its child. */
+	ASSERT_EQ(cg_create(later), 0);
+	ASSERT_EQ(cg_write(later, "cgroup.subtree_control", "+memory"), 0);
+	ASSERT_EQ(cg_create(child), 0);
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", child);
+	EXPECT_EQ(wait_for_text(sel, "cfifo\n", 2000), 0);
+
+	/* A changed configuration, read on SIGHUP. */
+	snprintf(text, sizeof(text),
+		 "policy cfifo %s/fifo.bpf.o\n"
+		 "bind cache_ext_later/child default\n", self->objs);
+	ASSERT_EQ(write_conf(conf, text), 0);
+	kill(pid, SIGHUP);
+	EXPECT_EQ(wait_for_text(sel, "default\n", 2000), 0);
+
+	kill(pid, SIGTERM);
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(pipefd[0]);
+	rmdir(child);
+	rmdir(later);
+	unlink(conf);
 }
 
 TEST_HARNESS_MAIN

@@ -19,6 +19,12 @@ struct attach_args {
  */
 int attach_one(struct attach_args *a);
 
+/*
+ * Registers the installed policy @name (find_bpf_object()) as cachectl
+ * preload does, unless it is pinned already; 0, or 1 if it failed (said).
+ */
+int preload_policy(const char *name);
+
 /* Unregisters the policy pinned at CTL_PIN_DIR/@name and unpins it. */
 int detach_pinned(const char *name);
 

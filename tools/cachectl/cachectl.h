@@ -40,6 +40,8 @@ int cmd_detach(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_bind(int argc, char **argv);
 int cmd_unbind(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
@@ -52,7 +54,9 @@ int cmd_learn(int argc, char **argv);
 
 /*
  * Finds the policy object NAME.bpf.o: in $CACHECTL_BPF_DIR, next to the
- * build (../bpf from the binary), or in /usr/local/lib/cache_ext/bpf.
+ * build (../bpf from the binary), installed beside the binary
+ * (../lib/cache_ext/bpf: /usr/sbin/cachectl finds /usr/lib/cache_ext/bpf),
+ * or in /usr/local/lib/cache_ext/bpf.
  * Returns 0 or -ENOENT.
  */
 int find_bpf_object(const char *name, char *path, size_t len);

@@ -158,3 +158,25 @@ void cgroup_name_of(uint64_t id, char *out, size_t len)
 	search_len = len;
 	nftw(mnt, match_id, 16, FTW_PHYS | FTW_MOUNT);
 }
+
+int cgroup_policy_read(const char *cg, char *name, size_t len)
+{
+	char path[PATH_MAX], buf[128];
+	long n;
+
+	snprintf(path, sizeof(path), "%s/memory.cache_ext", cg);
+	n = read_text(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	buf[strcspn(buf, "\n")] = '\0';
+	snprintf(name, len, "%s", buf);
+	return 0;
+}
+
+int cgroup_policy_write(const char *cg, const char *policy)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/memory.cache_ext", cg);
+	return write_text(path, policy);
+}

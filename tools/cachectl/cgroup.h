@@ -32,4 +32,13 @@ int cgroup_open_arg(const char *arg, char *path, size_t len, uint64_t *id);
 /* The path of the cgroup with @id, or its id in decimal if not found. */
 void cgroup_name_of(uint64_t id, char *out, size_t len);
 
+/*
+ * The policy @cg's memory.cache_ext names ("lfu", "lfu (inherited)",
+ * "default"), without the newline; 0 or -errno (-ENOENT: no such file).
+ */
+int cgroup_policy_read(const char *cg, char *name, size_t len);
+
+/* echo @policy > @cg/memory.cache_ext; 0 or -errno (-ENOENT: no policy). */
+int cgroup_policy_write(const char *cg, const char *policy);
+
 #endif /* CACHECTL_CGROUP_H */

@@ -65,30 +65,13 @@ static unsigned long long file_pages(const char *cg)
 	return 0;
 }
 
-/* CGROUP's policy as memory.cache_ext names it ("default" for none). */
-static int current_policy(const char *cg, char *name, size_t len)
-{
-	char path[PATH_MAX], buf[128];
-	long n;
-
-	snprintf(path, sizeof(path), "%s/memory.cache_ext", cg);
-	n = read_text(path, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	buf[strcspn(buf, "\n")] = '\0';
-	snprintf(name, len, "%s", buf);
-	return 0;
-}
-
 static int set_policy(const char *cg, const char *policy)
 {
-	char path[PATH_MAX];
-	int ret;
+	int ret = cgroup_policy_write(cg, policy);
 
-	snprintf(path, sizeof(path), "%s/memory.cache_ext", cg);
-	ret = write_text(path, policy);
 	if (ret)
-		ctl_warn("echo %s > %s: %s", policy, path, strerror(-ret));
+		ctl_warn("echo %s > %s/memory.cache_ext: %s", policy, cg,
+			 strerror(-ret));
 	return ret;
 }
 
@@ -203,7 +186,7 @@ int cmd_advise(int argc, char **argv)
 		snprintf(log, sizeof(log), "%s/trace.lclog", dir);
 	snprintf(model, sizeof(model), "%s/model.json", dir);
 
-	if (current_policy(cg, prev, sizeof(prev))) {
+	if (cgroup_policy_read(cg, prev, sizeof(prev))) {
 		ctl_warn("%s has no memory.cache_ext (not a cache_ext kernel?)", cg);
 		goto out;
 	}
@@ -310,7 +293,7 @@ int cmd_advise(int argc, char **argv)
 			if (cmd_preload(2, pargv))
 				ret = EXIT_FAIL;
 		}
-		current_policy(cg, cur, sizeof(cur));
+		cgroup_policy_read(cg, cur, sizeof(cur));
 		if (!ret && strcmp(cur, name) && strcmp(cur, "default") &&
 		    set_policy(cg, "default"))
 			ret = EXIT_FAIL;

@@ -17,8 +17,9 @@ static const char preload_usage[] =
 "usage: cachectl preload [NAME...]\n"
 "\n"
 "Registers the policies NAME... (default: the standard suite, " CACHE_EXT_SUITE ")\n"
-"from their objects (NAME.bpf.o in $CACHECTL_BPF_DIR, beside the build, or\n"
-"in /usr/local/lib/cache_ext/bpf), each pinned as by 'cachectl attach', so\n"
+"from their objects (NAME.bpf.o in $CACHECTL_BPF_DIR, beside the build, in\n"
+"../lib/cache_ext/bpf from cachectl's directory, or in\n"
+"/usr/local/lib/cache_ext/bpf), each pinned as by 'cachectl attach', so\n"
 "that 'echo NAME > memory.cache_ext' works.  Policies registered already are\n"
 "left alone.  The cache_ext_ctl module runs this when it loads, or when its\n"
 "helper parameter is written (its preload and helper parameters); it never\n"
@@ -26,8 +27,7 @@ static const char preload_usage[] =
 "\n"
 "Exit status: 0 all registered, 1 some could not be (the messages say which).\n";
 
-/* Registers the policy @name from its object: 0, or 1 if it failed. */
-static int preload_one(const char *name)
+int preload_policy(const char *name)
 {
 	struct attach_args a = { .preloading = 1 };
 	char file[PATH_MAX], pin[PATH_MAX];
@@ -61,10 +61,10 @@ int cmd_preload(int argc, char **argv)
 		return EXIT_FAIL;
 	if (argc > 1) {
 		for (i = 1; i < argc; i++)
-			failed += preload_one(argv[i]);
+			failed += preload_policy(argv[i]);
 	} else {
 		while ((name = strsep(&p, ",")))
-			failed += preload_one(name);
+			failed += preload_policy(name);
 	}
 	return failed ? EXIT_FAIL : 0;
 }

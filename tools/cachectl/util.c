@@ -236,6 +236,10 @@ int find_bpf_object(const char *name, char *path, size_t len)
 	snprintf(file, sizeof(file), "bpf/%s.bpf.o", name);
 	if (!beside_build(file, path, len))
 		return 0;
+	/* /usr/sbin/cachectl -> /usr/lib/cache_ext/bpf/ */
+	snprintf(file, sizeof(file), "lib/cache_ext/bpf/%s.bpf.o", name);
+	if (!beside_build(file, path, len))
+		return 0;
 	snprintf(path, len, "/usr/local/lib/cache_ext/bpf/%s.bpf.o", name);
 	return access(path, R_OK) ? -ENOENT : 0;
 }

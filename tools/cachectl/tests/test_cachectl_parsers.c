@@ -8,6 +8,7 @@
  *   test_cachectl_parsers [DIR_WITH_knobs.bpf.o_AND_fifo.bpf.o]
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "effect.h"
 #include "hist.h"
 #include "model.h"
+#include "policy_conf.h"
 #include "setvar.h"
 #include "struct_ops.h"
 
@@ -468,6 +470,158 @@ static void test_effect(void)
 	      "effect: counters that went back are a new binding's, counted from 0");
 }
 
+/* ---- the policy configuration ---- */
+
+static void test_conf_good(void)
+{
+	static const char text[] =
+		"# the database\n"
+		"bind unit:rocksdb.service lfu   # its cgroup\n"
+		"\n"
+		"policy lfu-big lfu sample=640 \tfreq_cap=15\n"
+		"bind   /sys/fs/cgroup/search  mru\n"
+		"bind db/readers lfu-big\n";
+	struct policy_conf conf = { 0 };
+	const struct conf_policy *p;
+	struct ctl_err err;
+
+	check(!policy_conf_parse(&conf, "a.conf", text, &err) &&
+	      conf.nr_binds == 3 && conf.nr_policies == 1,
+	      "conf: three binds and a policy read");
+	check(conf.nr_binds == 3 && conf.binds[0].is_unit &&
+	      !strcmp(conf.binds[0].target, "unit:rocksdb.service") &&
+	      !strcmp(conf.binds[0].policy, "lfu") &&
+	      !strcmp(conf.binds[0].where, "a.conf:2"),
+	      "conf: a unit target, its policy and where it was written");
+	check(conf.nr_binds == 3 && !conf.binds[1].is_unit &&
+	      !strcmp(conf.binds[1].target, "search"),
+	      "conf: a cgroup path target, from the root");
+	p = policy_conf_policy(&conf, "lfu-big");
+	check(p && !strcmp(p->object, "lfu") && p->nr_sets == 2 &&
+	      !strcmp(p->sets[0], "sample=640") &&
+	      !strcmp(p->sets[1], "freq_cap=15"),
+	      "conf: a policy line's object and knobs");
+	check(!policy_conf_policy(&conf, "lfu"),
+	      "conf: no policy line is invented for a bind");
+	check(!policy_conf_parse(&conf, "b.conf", "bind db/readers mru\n", &err) &&
+	      conf.nr_binds == 3 && !strcmp(conf.binds[2].policy, "mru") &&
+	      !strcmp(conf.binds[2].where, "b.conf:1"),
+	      "conf: a later file's bind of the same target replaces it");
+	check(!policy_conf_parse(&conf, "c.conf", "", &err) && conf.nr_binds == 3,
+	      "conf: an empty file adds nothing");
+	check(!policy_conf_parse(&conf, "d.conf", "bind search default\n", &err) &&
+	      conf.nr_binds == 3 && !strcmp(conf.binds[1].policy, "default"),
+	      "conf: a later file gives a cgroup back to the kernel's eviction");
+	policy_conf_free(&conf);
+}
+
+static void test_conf_bad(void)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "bind db\n", "a:1: usage: bind TARGET POLICY" },
+		{ "bind db lfu extra\n", "a:1: usage: bind TARGET POLICY" },
+		{ "bnid db lfu\n", "a:1: unknown entry 'bnid'" },
+		{ "\n\nbind ../x lfu\n", "a:3:" },
+		{ "bind / lfu\n", "a:1: the root cgroup" },
+		{ "bind unit:rocksdb lfu\n", "not a systemd unit name" },
+		{ "bind unit:a/b.service lfu\n", "not a systemd unit name" },
+		{ "bind db a/b\n", "not a policy name" },
+		{ "bind db lfu\nbind /db mru\n", "a:2: db is bound at a:1 already" },
+		{ "bind db/x lfu\nbind /sys/fs/cgroup/db//x/ mru\n",
+		  "a:2: db/x is bound at a:1 already" },
+		{ "bind db lfu\nbind db lfu\n", "a:2: db is bound at a:1 already" },
+		{ "policy x\n", "usage: policy NAME OBJECT" },
+		{ "policy default lfu\n", "'default' is not a policy name" },
+		{ "policy x lfu knob\n", "'knob' is not VAR=VALUE" },
+		{ "policy x lfu =1\n", "'=1' is not VAR=VALUE" },
+		{ "policy x lfu\npolicy x mru\n", "a:2: policy x is defined at a:1" },
+	};
+	struct policy_conf conf;
+	struct ctl_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&conf, 0, sizeof(conf));
+		err.msg[0] = '\0';
+		check(policy_conf_parse(&conf, "a", bad[i].text, &err) == -EINVAL &&
+		      strstr(err.msg, bad[i].why),
+		      "conf: refused with '%s': %s", bad[i].why, err.msg);
+		policy_conf_free(&conf);
+	}
+}
+
+static void test_conf_files(void)
+{
+	char dir[] = "/tmp/conf_testXXXXXX", path[PATH_MAX];
+	struct policy_conf conf = { 0 };
+	struct ctl_err err;
+	FILE *f;
+
+	if (!check(mkdtemp(dir) != NULL, "conf: a scratch directory"))
+		return;
+	snprintf(path, sizeof(path), "%s/20-later.conf", dir);
+	f = fopen(path, "w");
+	fputs("bind db mru\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/10-first.conf", dir);
+	f = fopen(path, "w");
+	fputs("bind db lfu\nbind web fifo\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/README", dir);
+	f = fopen(path, "w");
+	fputs("not a configuration\n", f);
+	fclose(f);
+	check(!policy_conf_read(&conf, dir, &err) && conf.nr_files == 2 &&
+	      conf.nr_binds == 2 && !strcmp(conf.binds[0].policy, "mru"),
+	      "conf: a directory's *.conf in name order, the later one winning");
+	policy_conf_free(&conf);
+	snprintf(path, sizeof(path), "%s/10-first.conf", dir);
+	check(!policy_conf_read(&conf, path, &err) && conf.nr_files == 1 &&
+	      !strcmp(conf.binds[0].policy, "lfu"), "conf: one file");
+	policy_conf_free(&conf);
+	snprintf(path, sizeof(path), "%s/missing.conf", dir);
+	check(policy_conf_read(&conf, path, &err) == -ENOENT &&
+	      strstr(err.msg, "missing.conf"),
+	      "conf: a missing --config file is an error: %s", err.msg);
+	policy_conf_free(&conf);
+	snprintf(path, sizeof(path), "rm -r %s", dir);
+	check(!system(path), "conf: scratch directory removed");
+}
+
+static void test_unit_paths(void)
+{
+	static const struct {
+		const char *unit, *slice, *want;
+	} good[] = {
+		{ "rocksdb.service", "system.slice", "system.slice/rocksdb.service" },
+		{ "rocksdb.service", "", "system.slice/rocksdb.service" },
+		{ "x.service", "db-fast.slice", "db.slice/db-fast.slice/x.service" },
+		{ "x.scope", "-.slice", "x.scope" },
+		{ "search.slice", "ignored.slice", "search.slice" },
+		{ "a-b-c.slice", NULL, "a.slice/a-b.slice/a-b-c.slice" },
+		{ "-.slice", NULL, "" },
+		{ "user@1000.service", "user.slice", "user.slice/user@1000.service" },
+	};
+	static const char *const bad[] = {
+		"rocksdb", "a/b.service", "a b.service", ".service",
+	};
+	char out[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		check(!unit_cgroup_path(good[i].unit, good[i].slice, out,
+					sizeof(out)) &&
+		      !strcmp(out, good[i].want), "unit: %s in %s -> '%s'",
+		      good[i].unit, good[i].slice ?: "(none)", good[i].want);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		check(unit_cgroup_path(bad[i], NULL, out, sizeof(out)) == -EINVAL,
+		      "unit: '%s' is not a unit", bad[i]);
+	check(unit_cgroup_path("a-b.slice", NULL, out, 10) == -EINVAL,
+	      "unit: no truncated path is returned");
+}
+
 int main(int argc, char **argv)
 {
 	libbpf_set_print(NULL);
@@ -481,5 +635,9 @@ int main(int argc, char **argv)
 	test_cgroup_paths();
 	test_hist();
 	test_effect();
+	test_conf_good();
+	test_conf_bad();
+	test_conf_files();
+	test_unit_paths();
 	return tap_done();
 }
