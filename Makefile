@@ -76,7 +76,8 @@ help:
 	@echo 'make sim        cachesim: every policy on the CloudPhysics trace, no VM (TRACE=file for another)'
 	@echo 'make bench-learned-sim  learned policies vs heuristics, Belady, a frequency oracle (cachesim)'
 	@echo 'make install    the tools, policies, man pages and systemd unit (DESTDIR=, PREFIX=/usr/local)'
-	@echo 'make deb        the cache-ext-tools Debian package, in build/deb/'
+	@echo 'make deb        Debian packages in build/deb/: cache-ext-tools, the kernel, the module'
+	@echo 'make image-test the packages installed in a debootstrapped Debian 12, booted with systemd'
 	@echo 'make deps       install the Debian packages the build needs'
 	@echo 'make kernel | module | bpf | tools | selftests   build one part'
 
@@ -456,10 +457,21 @@ uninstall:
 	@rm -rf $(DESTDIR)$(INST_LIB)
 
 DEB_OUT		:= $(B)/deb
-deb:
+.PHONY: deb-tools deb-kernel image-test
+deb: deb-tools deb-kernel
+
+deb-tools:
 	@rm -rf $(DEB_OUT)/tools
 	@$(MAKE) -s install DESTDIR=$(DEB_OUT)/tools PREFIX=/usr SYSCONFDIR=/etc
 	@scripts/mkdeb.sh $(DEB_OUT)/tools "$(VERSION)" $(DEB_OUT)
+
+deb-kernel: $(BZIMAGE) $(CTL_KO)
+	@scripts/mkdeb-kernel.sh $(KSRC) $(KOUT) $(CTL_KO) "$(VERSION)" $(DEB_OUT)
+
+# The packages installed into a debootstrapped Debian 12 and booted twice
+# with systemd (scripts/image-test.sh); needs Debian's mirror once.
+image-test: deb
+	@scripts/image-test.sh $(DEB_OUT) $$(cat $(KOUT)/include/config/kernel.release)
 
 # --- benchmarks (not tests: they print numbers) -------------------------------
 

@@ -18,7 +18,7 @@ PKGS="
 	libmnl-dev libjson-c-dev
 	python3-ply python3-git
 	librocksdb-dev libleveldb-dev ripgrep fio gnuplot-nox
-	man-db
+	man-db debootstrap debhelper
 "
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)

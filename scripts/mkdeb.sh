@@ -89,5 +89,6 @@ chmod 755 "$root/DEBIAN/postinst" "$root/DEBIAN/prerm" "$root/DEBIAN/postrm"
 	sort -z | xargs -0 md5sum | sed 's|  \./|  |') > "$root/DEBIAN/md5sums"
 
 deb="$out/${pkg}_${version}_${arch}.deb"
+rm -f "$out/${pkg}"_*.deb	# one version in OUTDIR: the one just built
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" > /dev/null
 echo "  DEB     $deb"

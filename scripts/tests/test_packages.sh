@@ -76,10 +76,10 @@ check "make uninstall removes everything but the configuration" \
 	eval '[ -z "$(find "$root" -type f ! -path "*/etc/cache_ext/*")" ] &&
 	      [ -f "$root/etc/cache_ext/policies.conf" ]'
 
-make -s -C "$TOP" deb > "$WORK/out" 2>&1
+make -s -C "$TOP" deb-tools > "$WORK/out" 2>&1
 status=$?
 deb=$TOP/build/deb/cache-ext-tools_${version}_$(dpkg --print-architecture).deb
-check "make deb builds cache-ext-tools_VERSION_ARCH.deb" \
+check "make deb-tools builds cache-ext-tools_VERSION_ARCH.deb" \
 	eval '[ $status -eq 0 ] && [ -f "$deb" ]'
 dpkg-deb -I "$deb" > "$WORK/out" 2>&1
 check "its control: name, version from the repository, dependencies" \
