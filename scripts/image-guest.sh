@@ -4,7 +4,8 @@
 # Runs inside the Debian image of scripts/image-test.sh, as the last unit of
 # its boot (image-test.service): checks what an administrator would after
 # installing the packages, prints one "IMAGE ok|not ok N - what" line each
-# on the console, then reboots (phase 1) or powers off (phase 2).  The
+# on the console, then reboots (phase 1) or powers off (phase 2, after
+# removing every package it installed, the running kernel's last).  The
 # phase is image_test.phase= on the kernel command line.
 
 n=0
@@ -79,5 +80,12 @@ check "the configuration stays until the purge" \
 check "dpkg --purge removes its configuration and the unit's mask" \
 	sh -c 'dpkg --purge cache-ext-tools && ! [ -e /etc/cache_ext/policies.conf ] &&
 	       ! [ -e /etc/systemd/system/cache-ext.service ]'
+krel=$(uname -r)
+check "the module's and the kernel's packages remove cleanly too" \
+	sh -c "dpkg --purge cache-ext-ctl-modules-$krel linux-image-$krel &&
+	       ! [ -e /lib/modules/$krel/extra/cache_ext_ctl.ko ] && ! [ -e /boot/vmlinuz-$krel ]"
+# dpkg -l's second letter is the state: n, not installed (c: its files left).
+check "nothing of the packages is left for dpkg" \
+	sh -c "! dpkg -l cache-ext-tools cache-ext-ctl-modules-$krel linux-image-$krel 2>/dev/null | grep -q '^[a-z][^n] '"
 say "phase 2 done: $n checks; powering off"
 systemctl poweroff
