@@ -212,9 +212,23 @@ static int bind_target(const struct conf_bind *b, const struct target *t)
 	return 0;
 }
 
-/* One pass over the binds: the number that failed. */
-static int apply_pass(const struct policy_conf *conf, const char *mnt,
-		      struct target *targets, int quiet_missing)
+/* Where each bind's target is now: the number that cannot be found. */
+static int resolve_all(const struct policy_conf *conf, const char *mnt,
+		       struct target *targets)
+{
+	int i, failed = 0;
+
+	for (i = 0; i < conf->nr_binds; i++)
+		failed += !!resolve(&conf->binds[i], mnt, &targets[i]);
+	return failed;
+}
+
+/*
+ * Binds each resolved target whose cgroup exists (resolve_all() first);
+ * the number that failed.
+ */
+static int bind_all(const struct policy_conf *conf, struct target *targets,
+		    int quiet_missing)
 {
 	struct stat st;
 	int i, failed = 0;
@@ -222,10 +236,8 @@ static int apply_pass(const struct policy_conf *conf, const char *mnt,
 	for (i = 0; i < conf->nr_binds; i++) {
 		const struct conf_bind *b = &conf->binds[i];
 
-		if (resolve(b, mnt, &targets[i])) {
-			failed++;
+		if (!targets[i].resolved)
 			continue;
-		}
 		if (stat(targets[i].path, &st)) {
 			if (!quiet_missing)
 				printf("%s: no cgroup yet (%s)\n",
@@ -375,13 +387,15 @@ static int watch(const char *config, struct policy_conf *conf,
 	/*
 	 * Each pass is followed by another once the watches are in place: a
 	 * cgroup created between the first pass and its watch is bound by
-	 * the second, one created after it makes an event.
+	 * the second, one created after it makes an event.  The targets are
+	 * resolved once for both (a unit's costs a systemctl call).
 	 */
-	apply_pass(conf, mnt, targets, 0);
+	resolve_all(conf, mnt, targets);
+	bind_all(conf, targets, 0);
 	ret = rewatch(ifd, conf, targets, mnt, wds, &nr_wds);
 	if (ret)
 		goto out;
-	apply_pass(conf, mnt, targets, 1);
+	bind_all(conf, targets, 1);
 	printf("watching for the cgroups of %d targets\n", conf->nr_binds);
 	fflush(stdout);
 	notify_ready();
@@ -407,11 +421,12 @@ static int watch(const char *config, struct policy_conf *conf,
 			       poll(&pfd[0], 1, 0) > 0)
 				;
 		}
-		apply_pass(conf, mnt, targets, 1);
+		resolve_all(conf, mnt, targets);
+		bind_all(conf, targets, 1);
 		ret = rewatch(ifd, conf, targets, mnt, wds, &nr_wds);
 		if (ret)
 			break;
-		apply_pass(conf, mnt, targets, 1);
+		bind_all(conf, targets, 1);
 	}
 out:
 	close(ifd);
@@ -480,7 +495,8 @@ int cmd_apply(int argc, char **argv)
 		policy_conf_free(&conf);
 		return EXIT_FAIL;
 	}
-	failed += apply_pass(&conf, mnt, targets, 0);
+	failed += resolve_all(&conf, mnt, targets) +
+		  bind_all(&conf, targets, 0);
 	free(targets);
 	policy_conf_free(&conf);
 	return failed ? EXIT_FAIL : 0;
