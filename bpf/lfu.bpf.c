@@ -5,7 +5,11 @@
  * Keeps a small hot set that a one-time scan of a large file would flush
  * out of FIFO or LRU: scanned folios are used once, hot ones many times.
  * Each folio's access count is its per-folio state (4 bytes in the
- * kernel's registry, no map).  On eviction the policy
+ * kernel's registry, no map).  A hit calls no BPF: the kernel counts each
+ * folio's uses (CACHE_EXT_OPS_COUNT_REFS) and the policy folds them into
+ * the count when it samples the folio (cache_ext_count_refs()), which
+ * gives the count it would have had from a folio_accessed() on every hit.
+ * On eviction the policy
  * scores a sample of sample_per_candidate folios per candidate of a full
  * batch (20 x 32 = 640 by default, as in the cache_ext paper) from the
  * head of its list with bpf_cache_ext_propose_scored(); the kernel keeps
@@ -54,28 +58,23 @@ void CACHE_EXT_OP(lfu_added, struct folio *folio, struct mem_cgroup *memcg)
 		*count = 1;
 }
 
-void CACHE_EXT_OP(lfu_accessed, struct folio *folio, struct mem_cgroup *memcg)
-{
-	u32 *count = cache_ext_folio_state(folio, u32);
-
-	if (count)
-		cache_ext_count_accessed(count, max_count);
-}
-
 void CACHE_EXT_OP(lfu_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
 	cache_ext_score_by_count(req, memcg, LFU_LIST,
-				 sample_per_candidate * CACHE_EXT_MAX_BATCH);
+				 sample_per_candidate * CACHE_EXT_MAX_BATCH,
+				 max_count);
 }
 
 SEC(".struct_ops.link")
 struct cache_ext_ops lfu = {
 	.init		= (void *)lfu_init,
 	.folio_added	= (void *)lfu_added,
-	.folio_accessed	= (void *)lfu_accessed,
 	.evict_folios	= (void *)lfu_evict,
-	/* New folios at the tail of LFU_LIST, in the insertion's one lock hold. */
-	.flags		= CACHE_EXT_OPS_ADD_TO_LIST,
+	/*
+	 * New folios at the tail of LFU_LIST, in the insertion's one lock
+	 * hold; uses counted by the kernel.
+	 */
+	.flags		= CACHE_EXT_OPS_ADD_TO_LIST | CACHE_EXT_OPS_COUNT_REFS,
 	.name		= "lfu",
 };

@@ -14,6 +14,12 @@
  * generations; they raise the folio's reference count (the first use
  * sets a flag, as PG_referenced; later ones count, up to MAX_REFS as
  * LRU_REFS_WIDTH allows), and its tier is order_base_2(refs + 1), 0..3.
+ * As the kernel counts them in the folio's flags without its LRU lock,
+ * the kernel counts them here without calling the policy
+ * (CACHE_EXT_OPS_COUNT_REFS); eviction folds them in when it looks at
+ * the folio (mg_take_uses()).  A folio's ghost entry therefore has the
+ * refs of that last look, which for a folio it evicts is the moment it
+ * proposed it.
  *
  * Refaults: an evicted folio leaves a ghost entry (its refs, and min_seq
  * at eviction).  A folio read again before min_seq moves on is a refault
@@ -158,16 +164,19 @@ void CACHE_EXT_OP(mglru_added, struct folio *folio, struct mem_cgroup *memcg)
 	bpf_cache_ext_list_add(memcg, seq % NR_GENS, folio, CACHE_EXT_TAIL);
 }
 
-void CACHE_EXT_OP(mglru_accessed, struct folio *folio, struct mem_cgroup *memcg)
+/* The uses the kernel counted since the last look: a flag, then refs. */
+static __always_inline void mg_take_uses(struct folio *folio,
+					 struct mg_folio *st)
 {
-	struct mg_folio *st = cache_ext_folio_state(folio, struct mg_folio);
+	int uses = bpf_cache_ext_folio_take_refs(folio);
 
-	if (!st)
+	if (uses <= 0)
 		return;
-	if (!st->used)
+	if (!st->used) {
 		st->used = 1;
-	else if (st->refs < MAX_REFS)
-		st->refs++;
+		uses--;
+	}
+	st->refs = st->refs + uses < MAX_REFS ? st->refs + uses : MAX_REFS;
 }
 
 void CACHE_EXT_OP(mglru_removed, struct folio *folio, struct mem_cgroup *memcg)
@@ -279,6 +288,8 @@ void CACHE_EXT_OP(mglru_evict, struct cache_ext_eviction_ctx *req,
 			if (req->nr_proposed >= req->nr_requested)
 				break;
 			st = cache_ext_folio_state(folio, struct mg_folio);
+			if (st)
+				mg_take_uses(folio, st);
 			tier = st ? tier_of(st->refs) : 0;
 			if (st && (tier > tier_idx || st->refs == MAX_REFS)) {
 				__sync_fetch_and_add(&cg->protected[cg->min_seq % NR_HIST]
@@ -323,8 +334,8 @@ struct cache_ext_ops mglru = {
 	.init		= (void *)mglru_init,
 	.exit		= (void *)mglru_exit,
 	.folio_added	= (void *)mglru_added,
-	.folio_accessed	= (void *)mglru_accessed,
 	.folio_removed	= (void *)mglru_removed,
 	.evict_folios	= (void *)mglru_evict,
+	.flags		= CACHE_EXT_OPS_COUNT_REFS,
 	.name		= "mglru",
 };

@@ -10,7 +10,10 @@
  * (90% of the cache).  A folio read again while its ghost entry is valid
  * is inserted straight into M.  M evicts in FIFO order but gives a folio
  * with hits another round (its count decremented: lazy promotion).  Hits
- * count accesses after the first use, capped at 3.
+ * count accesses after the first use, capped at 3.  As S-3FIFO intends, a
+ * hit does no queue work, and here it calls no BPF either: the kernel
+ * counts each folio's uses (CACHE_EXT_OPS_COUNT_REFS) and the policy takes
+ * them when the folio reaches the head of S or M (s3_take_uses()).
  *
  * Per-cgroup state (the ghost clock) is keyed by cgroup; ghost entries
  * carry their cgroup in the key.  Knobs: small_percent (1..50),
@@ -104,20 +107,24 @@ void CACHE_EXT_OP(s3fifo_added, struct folio *folio, struct mem_cgroup *memcg)
 	bpf_cache_ext_list_add(memcg, queue, folio, CACHE_EXT_TAIL);
 }
 
-static __always_inline void s3_note_use(struct s3_folio *st)
+/* @uses uses of the folio: the first sets used, the rest count as hits. */
+static __always_inline void s3_note_uses(struct s3_folio *st, u32 uses)
 {
-	if (!st->used)
+	if (uses && !st->used) {
 		st->used = 1;
-	else if (st->hits < MAX_HITS)
-		st->hits++;
+		uses--;
+	}
+	st->hits = st->hits + uses < MAX_HITS ? st->hits + uses : MAX_HITS;
 }
 
-void CACHE_EXT_OP(s3fifo_accessed, struct folio *folio, struct mem_cgroup *memcg)
+/* The uses the kernel counted since the policy last looked at @folio. */
+static __always_inline void s3_take_uses(struct folio *folio,
+					 struct s3_folio *st)
 {
-	struct s3_folio *st = cache_ext_folio_state(folio, struct s3_folio);
+	int refs = bpf_cache_ext_folio_take_refs(folio);
 
-	if (st)
-		s3_note_use(st);
+	if (refs > 0)
+		s3_note_uses(st, refs);
 }
 
 /*
@@ -139,7 +146,8 @@ void CACHE_EXT_OP(s3fifo_mapped_accessed, struct folio *folio,
 
 	if (!st)
 		return;
-	s3_note_use(st);
+	s3_take_uses(folio, st);
+	s3_note_uses(st, 1);
 	if (st->queue == SMALL && st->hits < move_to_main_hits)
 		bpf_cache_ext_list_move(memcg, SMALL, folio, CACHE_EXT_TAIL);
 }
@@ -183,6 +191,8 @@ void CACHE_EXT_OP(s3fifo_evict, struct cache_ext_eviction_ctx *req,
 		    (main > 0 && !small_too_big(small, main)))
 			break;
 		st = cache_ext_folio_state(folio, struct s3_folio);
+		if (st)
+			s3_take_uses(folio, st);
 		if (st && st->hits >= move_to_main_hits) {
 			st->queue = MAIN;
 			st->hits = 0;
@@ -204,6 +214,8 @@ void CACHE_EXT_OP(s3fifo_evict, struct cache_ext_eviction_ctx *req,
 		if (req->nr_proposed >= req->nr_requested)
 			break;
 		st = cache_ext_folio_state(folio, struct s3_folio);
+		if (st)
+			s3_take_uses(folio, st);
 		if (st && st->hits) {
 			st->hits--;
 			bpf_cache_ext_list_move(memcg, MAIN, folio, CACHE_EXT_TAIL);
@@ -220,9 +232,9 @@ struct cache_ext_ops s3fifo = {
 	.init		= (void *)s3fifo_init,
 	.exit		= (void *)s3fifo_exit,
 	.folio_added	= (void *)s3fifo_added,
-	.folio_accessed	= (void *)s3fifo_accessed,
 	.folio_mapped_accessed = (void *)s3fifo_mapped_accessed,
 	.folio_removed	= (void *)s3fifo_removed,
 	.evict_folios	= (void *)s3fifo_evict,
+	.flags		= CACHE_EXT_OPS_COUNT_REFS,
 	.name		= "s3fifo",
 };

@@ -76,7 +76,8 @@ void CACHE_EXT_OP(tracer_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
 	cache_ext_score_by_count(req, memcg, TRACER_LIST,
-				 oversample * req->nr_requested);
+				 oversample * req->nr_requested,
+				 CACHE_EXT_COUNT_MASK);
 }
 
 SEC(".struct_ops.link")

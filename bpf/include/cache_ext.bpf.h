@@ -21,6 +21,7 @@
 #define EEXIST		17
 #define EINVAL		22
 #define ETIME		62
+#define EOPNOTSUPP	95
 #endif
 
 /*
@@ -65,6 +66,8 @@ extern s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 extern u32 *bpf_cache_ext_folio_data(struct folio *folio,
 				     int rdwr_buf_size) __ksym;
 extern int bpf_cache_ext_folio_prefetched(struct folio *folio) __ksym;
+/* With CACHE_EXT_OPS_COUNT_REFS: uses since the last call, then 0. */
+extern int bpf_cache_ext_folio_take_refs(struct folio *folio) __ksym;
 /* Give up: the policy is ejected with @msg__str as the reason's text. */
 extern int bpf_cache_ext_eject_self(struct mem_cgroup *memcg,
 				    const char *msg__str) __ksym;
@@ -229,6 +232,28 @@ static __always_inline void cache_ext_count_accessed(u32 *count, u32 max)
 }
 
 /*
+ * Where a policy with CACHE_EXT_OPS_COUNT_REFS looks at @folio: the uses
+ * the kernel counted since the last look, folded into @count as
+ * cache_ext_count_accessed() would have folded them one by one.  Nothing
+ * for a policy without the flag (the kfunc says -EOPNOTSUPP): its
+ * folio_accessed() counts.
+ */
+static __always_inline void cache_ext_count_refs(struct folio *folio,
+						 u32 *count, u32 max)
+{
+	int refs = bpf_cache_ext_folio_take_refs(folio);
+
+	if (refs <= 0)
+		return;
+	if (*count & CACHE_EXT_COUNT_PREFETCHED) {
+		*count &= CACHE_EXT_COUNT_MASK;
+		refs--;
+	}
+	if (*count < max)
+		*count = max - *count > (u32)refs ? *count + refs : max;
+}
+
+/*
  * LFU sampling: score @sample folios from the head of @list with the u32
  * count each keeps in its per-folio state, then rotate them to the tail;
  * the kernel evicts the lowest counts.  A sample in which every folio was
@@ -254,7 +279,8 @@ struct {
  */
 static __always_inline bool
 cache_ext_score_sample(struct cache_ext_eviction_ctx *req,
-		       struct mem_cgroup *memcg, u32 list, u32 sample)
+		       struct mem_cgroup *memcg, u32 list, u32 sample,
+		       u32 max)
 {
 	u32 key = 0, seen = 0, score, *once;
 	struct folio *folio;
@@ -270,6 +296,8 @@ cache_ext_score_sample(struct cache_ext_eviction_ctx *req,
 		if (cache_ext_folio_busy(folio))
 			continue;
 		count = cache_ext_folio_state(folio, u32);
+		if (count)
+			cache_ext_count_refs(folio, count, max);
 		score = count ? *count & CACHE_EXT_COUNT_MASK : 0;
 		if (score <= 1)
 			*once = 1;
@@ -281,16 +309,17 @@ cache_ext_score_sample(struct cache_ext_eviction_ctx *req,
 
 static __always_inline void
 cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
-			 struct mem_cgroup *memcg, u32 list, u32 sample)
+			 struct mem_cgroup *memcg, u32 list, u32 sample,
+			 u32 max)
 {
 	s64 size = bpf_cache_ext_list_size(memcg, list);
 
 	if (size < sample)
 		sample = size > 0 ? size : 0;
-	if (cache_ext_score_sample(req, memcg, list, sample) ||
+	if (cache_ext_score_sample(req, memcg, list, sample, max) ||
 	    size < 2 * (s64)sample)
 		return;
-	cache_ext_score_sample(req, memcg, list, sample);
+	cache_ext_score_sample(req, memcg, list, sample, max);
 }
 
 /*

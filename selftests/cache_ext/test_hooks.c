@@ -723,4 +723,141 @@ TEST(hits_take_no_binding_lock)
 	free(cg);
 }
 
+#define REFS_PAGES	256
+#define REFS_CYCLE	7	/* page i is read i % REFS_CYCLE + 1 times */
+#define REFS_HOT_READS	300	/* more than CACHE_EXT_MAX_REFS */
+
+/*
+ * Page i read i % REFS_CYCLE + 1 times, in passes over the file: a read
+ * that starts in the folio the last one ended in is not an access
+ * (filemap_read()), so no page is read twice in a row.
+ */
+static int read_cycle(const char *cgroup, void *path)
+{
+	char buf[PAGE_SZ];
+	int fd = open(path, O_RDONLY), pass, i, ret = EXIT_SUCCESS;
+
+	if (fd < 0)
+		return EXIT_FAILURE;
+	for (pass = 0; pass < REFS_CYCLE && ret == EXIT_SUCCESS; pass++)
+		for (i = 0; i < REFS_PAGES && ret == EXIT_SUCCESS; i++)
+			if (i % REFS_CYCLE >= pass &&
+			    (pread(fd, buf, PAGE_SZ, (off_t)i * PAGE_SZ) != PAGE_SZ ||
+			     check_page(buf, i)))
+				ret = EXIT_FAILURE;
+	close(fd);
+	return ret;
+}
+
+/* The last two pages, REFS_HOT_READS times each, alternately. */
+static int read_last_two(const char *cgroup, void *path)
+{
+	char buf[PAGE_SZ];
+	int fd = open(path, O_RDONLY), i, ret = EXIT_SUCCESS;
+
+	if (fd < 0)
+		return EXIT_FAILURE;
+	for (i = 0; i < 2 * REFS_HOT_READS && ret == EXIT_SUCCESS; i++)
+		if (pread(fd, buf, PAGE_SZ,
+			  (off_t)(REFS_PAGES - 1 - i % 2) * PAGE_SZ) != PAGE_SZ)
+			ret = EXIT_FAILURE;
+	close(fd);
+	return ret;
+}
+
+/* Reclaim a little of @cg: its policy's evict_folios() runs. */
+static void reclaim_some(struct __test_metadata *_metadata, const char *cg)
+{
+	int ret = cg_write(cg, "memory.reclaim", "64K");
+
+	ASSERT_TRUE(ret == 0 || ret == -EAGAIN) TH_LOG("memory.reclaim: %d", ret);
+}
+
+/*
+ * CACHE_EXT_OPS_COUNT_REFS: with no folio_accessed(), the kernel counts
+ * each folio's uses and bpf_cache_ext_folio_take_refs() hands the count
+ * over once (a second look finds 0), saturated at CACHE_EXT_MAX_REFS; a
+ * folio being removed is no longer counted (-ENOENT); a policy without
+ * the flag is refused (-EOPNOTSUPP).
+ */
+TEST(take_refs_counts_each_use)
+{
+	unsigned long long sum = 0, expect = 0, calls;
+	char file[PATH_MAX], *cg;
+	__u32 *refs, hot[2];
+	struct policy p;
+	struct stat st;
+	uint64_t id;
+	int i, wrong = 0;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	ASSERT_EQ(ctl_module_load(), 0);
+	cg = memcg_create("cache_ext_refs");
+	ASSERT_NE(cg, NULL);
+	id = cgroup_id_of(cg);
+	scratch_path(file, sizeof(file), "refs");
+	ASSERT_EQ(make_file(file, REFS_PAGES), 0);
+	ASSERT_EQ(stat(file, &st), 0);
+	ASSERT_EQ(drop_file_cache(file), 0);
+
+	ASSERT_EQ(policy_attach(&p, "take_refs", NULL, id, NULL), 0);
+	*(__u64 *)policy_var(&p, "ino") = st.st_ino;
+	refs = policy_var(&p, "refs");
+	ASSERT_NE(refs, NULL);
+	ASSERT_EQ(cg_run(cg, read_cycle, file), 0);
+	ASSERT_EQ(cached_range(file, 0, REFS_PAGES), REFS_PAGES);
+	reclaim_some(_metadata, cg);
+	calls = *(__u64 *)policy_var(&p, "nr_calls");
+	ASSERT_GT(calls, 0) TH_LOG("memory.reclaim called no evict_folios()");
+	for (i = 0; i < REFS_PAGES; i++) {
+		sum += refs[i];
+		expect += i % REFS_CYCLE + 1;
+		if (refs[i] != (__u32)(i % REFS_CYCLE + 1) && wrong++ < 5)
+			TH_LOG("page %d: %u uses counted, %d made", i, refs[i],
+			       i % REFS_CYCLE + 1);
+	}
+	TH_LOG("%llu uses counted of %llu made, %llu evict_folios() calls",
+	       sum, expect, calls);
+	EXPECT_EQ(wrong, 0);
+	EXPECT_EQ(*(__u64 *)policy_var(&p, "nr_other"), 0)
+		TH_LOG("take_refs said %d", *(int *)policy_var(&p, "other_err"));
+
+	/* Taken once: another look without reads finds nothing new. */
+	reclaim_some(_metadata, cg);
+	EXPECT_GT(*(__u64 *)policy_var(&p, "nr_calls"), calls);
+	for (i = 0, expect = 0; i < REFS_PAGES; i++)
+		expect += refs[i];
+	EXPECT_EQ(expect, sum);
+
+	/* Saturated: more uses than the count holds. */
+	hot[0] = refs[REFS_PAGES - 1];
+	hot[1] = refs[REFS_PAGES - 2];
+	ASSERT_EQ(cg_run(cg, read_last_two, file), 0);
+	reclaim_some(_metadata, cg);
+	TH_LOG("after %d reads each: %u and %u more", REFS_HOT_READS,
+	       refs[REFS_PAGES - 1] - hot[0], refs[REFS_PAGES - 2] - hot[1]);
+	EXPECT_EQ(refs[REFS_PAGES - 1] - hot[0], 255);
+	EXPECT_EQ(refs[REFS_PAGES - 2] - hot[1], 255);
+
+	/* Leaving folios are not counted any more. */
+	ASSERT_EQ(drop_file_cache(file), 0);
+	EXPECT_GT(*(__u64 *)policy_var(&p, "nr_removed_gone"), 0);
+	EXPECT_EQ(*(__u64 *)policy_var(&p, "nr_removed_other"), 0);
+	policy_detach(&p);
+
+	/* Without the flag: refused, and nothing counted. */
+	ASSERT_EQ(policy_attach(&p, "take_refs_off", NULL, id, NULL), 0);
+	ASSERT_EQ(cg_run(cg, read_cycle, file), 0);
+	reclaim_some(_metadata, cg);
+	EXPECT_GT(*(__u64 *)policy_var(&p, "nr_unsupported"), 0);
+	EXPECT_EQ(*(__u64 *)policy_var(&p, "nr_taken"), 0);
+	EXPECT_EQ(*(__u64 *)policy_var(&p, "nr_other"), 0);
+	policy_detach(&p);
+
+	unlink(file);
+	cg_destroy(cg);
+	free(cg);
+}
+
 TEST_HARNESS_MAIN

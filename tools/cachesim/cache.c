@@ -134,7 +134,9 @@ static void evict(struct sim_folio *f)
 		sim->res->prefetch_evicted++;
 	if (ops && ops->folio_removed && !sim->res->ejected) {
 		sim->call_folio = f;
+		sim->removing = f;
 		ops->folio_removed(&f->folio, &sim->memcg);
+		sim->removing = NULL;
 		sim->call_folio = NULL;
 	}
 	sim_list_unlink(f);
@@ -279,6 +281,7 @@ static struct sim_folio *insert(const struct sim_trace *t, u32 file,
 	f->cached = true;
 	f->young = false;
 	f->prefetched = op == SIM_INSERT;
+	f->refs = 0;
 	sim->table[registry_pos(file, index)] = slot + 1;
 	lru_add_tail(slot);
 	sim->nr_cached++;
@@ -314,6 +317,10 @@ static void folio_access(struct sim_folio *f)
 	lru_unlink(slot);
 	lru_add_tail(slot);
 	f->prefetched = false;
+	/* Counted before folio_accessed(), as the kernel does. */
+	if (ops && (ops->flags & CACHE_EXT_OPS_COUNT_REFS) &&
+	    !sim->res->ejected && f->refs < CACHE_EXT_MAX_REFS)
+		f->refs++;
 	if (ops && ops->folio_accessed && !sim->res->ejected) {
 		sim->call_folio = f;
 		ops->folio_accessed(&f->folio, &sim->memcg);

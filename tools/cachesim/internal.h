@@ -29,6 +29,8 @@ struct sim_folio {
 	bool young;		/* used through a mapping since last looked at */
 	/* Inserted by readahead (SIM_INSERT), not accessed since. */
 	bool prefetched;
+	/* Uses since the policy last took them (CACHE_EXT_OPS_COUNT_REFS). */
+	u8 refs;
 };
 
 struct sim_node {
@@ -89,6 +91,8 @@ struct sim_cache {
 	/* The callback running: its request and folio (found without lookup). */
 	struct sim_evict_req *req;
 	struct sim_folio *call_folio;
+	/* The folio folio_removed() is told of: no longer tracked. */
+	struct sim_folio *removing;
 
 	u64 now_ns;
 	u32 tid;		/* the thread of the request replayed */

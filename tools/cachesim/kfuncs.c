@@ -225,6 +225,22 @@ int bpf_cache_ext_folio_prefetched(struct folio *folio)
 	return f ? f->prefetched : -ENOENT;
 }
 
+int bpf_cache_ext_folio_take_refs(struct folio *folio)
+{
+	struct sim_folio *f;
+	int refs;
+
+	f = sim->call_folio && &sim->call_folio->folio == folio ?
+		sim->call_folio : sim_tracked(folio);
+	if (!f || f == sim->removing)
+		return -ENOENT;
+	if (!(sim->ops->flags & CACHE_EXT_OPS_COUNT_REFS))
+		return -EOPNOTSUPP;
+	refs = f->refs;
+	f->refs = 0;
+	return refs;
+}
+
 static struct sim_evict_req *req_of(struct cache_ext_eviction_ctx *ctx)
 {
 	return sim->req && &sim->req->ctx == ctx ? sim->req : NULL;

@@ -119,10 +119,12 @@ enum {
 	CACHE_EXT_MAX_LISTS = 7,
 	CACHE_EXT_ITER_MAX = 1 << 16,
 	CACHE_EXT_NAME_LEN = 16,
+	CACHE_EXT_MAX_REFS = 255,
 };
 
 enum cache_ext_ops_flags {
 	CACHE_EXT_OPS_ADD_TO_LIST = 1ULL << 0,
+	CACHE_EXT_OPS_COUNT_REFS = 1ULL << 1,
 };
 
 enum cache_ext_eject_reason {

@@ -39,6 +39,8 @@ struct mem_cgroup;
  *	evict_folios(), or of its event callbacks, over their time budget
  *	that eject its policy; one call over budget (a machine that stalled)
  *	does not
+ * @CACHE_EXT_MAX_REFS: most uses of a folio the kernel counts between two
+ *	looks of its policy (%CACHE_EXT_OPS_COUNT_REFS); the count saturates
  */
 enum cache_ext_consts {
 	CACHE_EXT_NAME_LEN	= 16,
@@ -47,6 +49,7 @@ enum cache_ext_consts {
 	CACHE_EXT_ITER_MAX	= 1 << 16,
 	CACHE_EXT_ERROR_BUDGET	= 64,
 	CACHE_EXT_OVERRUN_LIMIT	= 4,
+	CACHE_EXT_MAX_REFS	= 255,
 };
 
 /**
@@ -88,11 +91,18 @@ enum cache_ext_eject_reason {
  *	may then move it, or be left out); the kernel creates list 0 after
  *	&cache_ext_ops.init if init() did not.  It saves a policy whose new
  *	folios all go there a callback and a kfunc call per insertion.
+ * @CACHE_EXT_OPS_COUNT_REFS: the kernel counts the uses of every tracked
+ *	folio that &cache_ext_ops.folio_accessed would be told of, up to
+ *	%CACHE_EXT_MAX_REFS, and the policy takes the count when it looks
+ *	at the folio (bpf_cache_ext_folio_take_refs()).  A policy that only
+ *	counts uses needs no folio_accessed() then, and a hit calls no BPF.
  * @CACHE_EXT_OPS_ALL_FLAGS: every flag this kernel knows
  */
 enum cache_ext_ops_flags {
 	CACHE_EXT_OPS_ADD_TO_LIST	= 1ULL << 0,
-	CACHE_EXT_OPS_ALL_FLAGS		= CACHE_EXT_OPS_ADD_TO_LIST,
+	CACHE_EXT_OPS_COUNT_REFS	= 1ULL << 1,
+	CACHE_EXT_OPS_ALL_FLAGS		= CACHE_EXT_OPS_ADD_TO_LIST |
+					  CACHE_EXT_OPS_COUNT_REFS,
 };
 
 /**
@@ -216,7 +226,9 @@ struct cache_ext_ops {
 	 * taken: bpf_cache_ext_folio_data() and
 	 * bpf_cache_ext_folio_prefetched() on @folio take none either.  A
 	 * list kfunc here takes the binding's lock on every hit; keep to
-	 * @folio's own state where the algorithm allows.
+	 * @folio's own state where the algorithm allows.  A policy that
+	 * only counts uses leaves this out and has the kernel count them
+	 * (%CACHE_EXT_OPS_COUNT_REFS): a hit then calls no BPF at all.
 	 */
 	void (*folio_accessed)(struct folio *folio, struct mem_cgroup *memcg);
 

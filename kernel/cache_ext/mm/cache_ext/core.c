@@ -308,7 +308,9 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 			  policy->ops->folio_mapped_accessed ||
 			  policy->ops->folio_removed ||
 			  policy->ops->admit_folio ||
-			  (policy->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST);
+			  (policy->ops->flags & (CACHE_EXT_OPS_ADD_TO_LIST |
+						 CACHE_EXT_OPS_COUNT_REFS));
+	binding->count_refs = policy->ops->flags & CACHE_EXT_OPS_COUNT_REFS;
 	binding->err_stamp = jiffies;
 	spin_lock_init(&binding->lock);
 	spin_lock_init(&binding->evict_lock);
@@ -1806,14 +1808,17 @@ static u32 note_folio_used(struct cache_ext_binding *binding,
 }
 
 /*
- * Tell @binding's policy that @folio was used, if it listens.  @idx is the
- * folio's node if the caller found it (0 if not): the policy's
+ * Tell @binding's policy that @folio was used: count the use if the
+ * policy has the kernel count them, and call it if it listens.  @idx is
+ * the folio's node if the caller found it (0 if not): the policy's
  * bpf_cache_ext_folio_data() then needs no lookup.  Caller holds the RCU
  * read lock.
  */
 static void tell_folio_accessed(struct cache_ext_binding *binding,
 				struct folio *folio, u32 idx)
 {
+	if (idx && binding->count_refs)
+		reg_count_ref(&binding->registry, idx);
 	if (binding->ops->folio_accessed) {
 		struct cache_ext_call call;
 

@@ -99,12 +99,18 @@ struct cache_ext_node {
  * @prefetched: the kernel's bit of each node: set while the folio, which
  *	readahead inserted, has not been accessed.  Atomic bit operations:
  *	a hit clears it without the binding's lock
+ * @refs: the uses of each node's folio since its policy last took them,
+ *	up to %CACHE_EXT_MAX_REFS, for a policy with
+ *	%CACHE_EXT_OPS_COUNT_REFS.  A hit adds one with a cmpxchg, without
+ *	the binding's lock, and only below the maximum, so that a hot folio
+ *	stops writing; bpf_cache_ext_folio_take_refs() exchanges it for 0
  *
  * The chunk tables point at @data, the first member.
  */
 struct cache_ext_data_chunk {
 	u32 data[CACHE_EXT_CHUNK_NODES];
 	DECLARE_BITMAP(prefetched, CACHE_EXT_CHUNK_NODES);
+	u8 refs[CACHE_EXT_CHUNK_NODES];
 };
 
 /**
@@ -333,6 +339,8 @@ struct cache_ext_rate {
  *	list them (%CACHE_EXT_OPS_ADD_TO_LIST), so the registry tracks them;
  *	a policy without those never sees a folio, so it could name none,
  *	and its binding tracks nothing
+ * @count_refs: the hits count each folio's uses for the policy
+ *	(%CACHE_EXT_OPS_COUNT_REFS)
  * @registry: the tracked folios and the lists' nodes
  * @lock: protects the registry, the lists and every node; taken with
  *	interrupts disabled because folio removal runs under the i_pages
@@ -374,6 +382,7 @@ struct cache_ext_binding {
 	int state;
 	bool inherited;
 	bool tracks;
+	bool count_refs;
 	struct cache_ext_registry registry;
 	spinlock_t lock ____cacheline_aligned_in_smp;	/* see @lock above */
 	u32 nr_lists;
@@ -469,6 +478,34 @@ static __always_inline void reg_clear_prefetched(struct cache_ext_registry *reg,
 
 	if (test_bit(reg_bit(idx), bits))
 		clear_bit(reg_bit(idx), bits);
+}
+
+/*
+ * The use count of node @idx.  As reg_data(): under the lock, or for a
+ * node found by cache_ext_registry_lookup_rcu().
+ */
+static __always_inline u8 *reg_refs(const struct cache_ext_registry *reg,
+				    u32 idx)
+{
+	return ((struct cache_ext_data_chunk *)
+		READ_ONCE(reg->data)[idx >> CACHE_EXT_CHUNK_SHIFT])->refs +
+	       reg_bit(idx);
+}
+
+/*
+ * One more use of node @idx's folio, unless the count is at its maximum.
+ * Lockless: a hit calls it.  A cmpxchg, not a store, so that a use is
+ * never added to a count its policy has just taken.
+ */
+static __always_inline void reg_count_ref(struct cache_ext_registry *reg,
+					  u32 idx)
+{
+	u8 *refs = reg_refs(reg, idx), old = READ_ONCE(*refs);
+
+	do {
+		if (old >= CACHE_EXT_MAX_REFS)
+			return;
+	} while (!try_cmpxchg(refs, &old, old + 1));
 }
 
 /*

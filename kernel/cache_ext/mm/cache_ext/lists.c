@@ -498,6 +498,22 @@ __bpf_kfunc u32 *bpf_cache_ext_folio_data(struct folio *folio,
 	return call->data;
 }
 
+/*
+ * The node of @folio in the registry of the binding whose callback runs,
+ * found without the lock, and that binding in *@b; -EINVAL outside a
+ * callback, -ENOENT if the binding does not track @folio.
+ */
+static int current_folio_node(struct folio *folio,
+			      struct cache_ext_binding **b)
+{
+	struct cache_ext_call *call = cache_ext_current_call();
+
+	if (!call)
+		return -EINVAL;
+	*b = call->binding;
+	return cache_ext_registry_find_rcu(*b, folio) ?: -ENOENT;
+}
+
 /**
  * bpf_cache_ext_folio_prefetched - did readahead bring a folio in ahead of use
  * @folio: a tracked folio of the cgroup whose callback runs
@@ -520,17 +536,45 @@ __bpf_kfunc u32 *bpf_cache_ext_folio_data(struct folio *folio,
  */
 __bpf_kfunc int bpf_cache_ext_folio_prefetched(struct folio *folio)
 {
-	struct cache_ext_call *call = cache_ext_current_call();
 	struct cache_ext_binding *b;
-	u32 idx;
+	int idx = current_folio_node(folio, &b);
 
-	if (!call)
-		return -EINVAL;
-	b = call->binding;
-	idx = cache_ext_registry_find_rcu(b, folio);
-	if (!idx)
-		return -ENOENT;
+	if (idx < 0)
+		return idx;
 	return reg_test_prefetched(&b->registry, idx);
+}
+
+/**
+ * bpf_cache_ext_folio_take_refs - the uses of a folio since the last look
+ * @folio: a tracked folio of the cgroup whose callback runs
+ *
+ * For a policy with %CACHE_EXT_OPS_COUNT_REFS, the kernel counts every use
+ * of a tracked folio that &cache_ext_ops.folio_accessed would be told of
+ * (a read or write through a file descriptor, and an accessed bit found
+ * in a page table unless the policy has &cache_ext_ops.folio_mapped_accessed),
+ * from 0 at its insertion up to %CACHE_EXT_MAX_REFS, without a lock and
+ * without calling the policy.  This returns the count and starts it again
+ * at 0: the policy folds it into its own state where it looks at the
+ * folio, typically in evict_folios(), as CLOCK reads and clears a
+ * reference bit.  Migration keeps the count; a hit whose lockless lookup
+ * races with a removal may go uncounted.  In folio_removed() the folio is
+ * no longer tracked: take the count before proposing a folio.
+ *
+ * Return: the count (0 to %CACHE_EXT_MAX_REFS), -ENOENT if @folio is not
+ * tracked by the binding whose callback runs, else -EOPNOTSUPP if its
+ * policy does not have %CACHE_EXT_OPS_COUNT_REFS; -EINVAL outside a
+ * callback.
+ */
+__bpf_kfunc int bpf_cache_ext_folio_take_refs(struct folio *folio)
+{
+	struct cache_ext_binding *b;
+	int idx = current_folio_node(folio, &b);
+
+	if (idx < 0)
+		return idx;
+	if (!b->count_refs)
+		return -EOPNOTSUPP;
+	return xchg(reg_refs(&b->registry, idx), 0);
 }
 
 __bpf_kfunc_end_defs();

@@ -12,15 +12,17 @@
  * position and its policy data, to the new folio.
  *
  * Memory: nodes and data live in chunks of CACHE_EXT_CHUNK_NODES (a page
- * of nodes; a kilobyte of policy data and 32 bytes of the kernel's bits,
- * from a slab cache of their own), found through a chunk table; a free
- * list links the unused nodes.  Folios are found by a hash table of u32
- * node indices chained through the nodes, kept between one and two
- * folios per bucket.  That is 20 bytes per folio plus 2-4 of buckets.
+ * of nodes; a kilobyte of policy data, 32 bytes of the kernel's bits and
+ * 256 of use counts, from a slab cache of their own), found through a
+ * chunk table; a free list links the unused nodes.  Folios are found by a
+ * hash table of u32 node indices chained through the nodes, kept between
+ * one and two folios per bucket.  That is 21 bytes per folio plus 2-4 of
+ * buckets.
  *
  * A folio's kernel bit (&struct cache_ext_data_chunk.prefetched) says
  * that readahead inserted it and nobody has accessed it since; the access
- * hooks clear it.
+ * hooks clear it.  Its use count (&struct cache_ext_data_chunk.refs) is
+ * what the access hooks count for a policy that asked for it.
  * Chunks are kept until the binding ends, so a pointer the policy got
  * into the data stays valid as long as the policy can run; a cgroup whose
  * cache shrinks keeps the peak's chunks (see cache_ext_registry_bytes()).
@@ -496,7 +498,7 @@ static __always_inline void maybe_resize(struct cache_ext_binding *b)
  *
  * The folio goes to the tail of list 0 if the policy asked for it
  * (%CACHE_EXT_OPS_ADD_TO_LIST), else on no list; its policy data starts
- * at 0, its prefetched bit at @prefetched.
+ * at 0, its use count at 0, its prefetched bit at @prefetched.
  *
  * Return: the folio's node index, or 0 if it cannot be tracked: no memory,
  * %CACHE_EXT_MAX_NODES reached, a pfn beyond %CACHE_EXT_PFN_BITS, or the
@@ -562,6 +564,8 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 		binding->lists[0].nr++;
 	}
 	*reg_data(reg, idx) = 0;
+	/* A stale hit may count here meanwhile: lockless, as it does. */
+	WRITE_ONCE(*reg_refs(reg, idx), 0);
 	/*
 	 * Chunks are not zeroed: every insertion sets its bit.  Atomic: a
 	 * hit may clear another bit of the word without the lock.
