@@ -723,6 +723,64 @@ TEST(hits_take_no_binding_lock)
 	free(cg);
 }
 
+#define INSERT_PAGES	2048
+
+/*
+ * An insertion takes the binding's lock once, whether the kernel lists
+ * the new folio (fifo, lfu, mru, lhd) or the policy's folio_added() does
+ * (s3fifo, mglru, get_scan: the list kfunc records the place and the
+ * insertion's one lock hold links the folio).  A file read once into a
+ * cgroup with room for it: the lock holds, less those of the registry's
+ * hash resizes and of the per-CPU node stashes' first fills (a few tens),
+ * per folio tracked.  mru and get_scan also move each folio when it is
+ * read, one more hold per access (their choice: see
+ * hits_take_no_binding_lock).
+ */
+TEST(insertions_take_one_binding_lock)
+{
+	static const char *const policies[] = {
+		"fifo", "lfu", "lhd", "s3fifo", "mglru", "mru", "get_scan",
+	};
+	const int first_moving = 5;
+	long long holds, tracked, accesses, moves;
+	char file[PATH_MAX], *cg;
+	struct policy p;
+	uint64_t id;
+	int i;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	ASSERT_EQ(ctl_module_load(), 0);
+	cg = memcg_create("cache_ext_inserts");
+	ASSERT_NE(cg, NULL);
+	id = cgroup_id_of(cg);
+	scratch_path(file, sizeof(file), "inserts");
+	ASSERT_EQ(make_file(file, INSERT_PAGES), 0);
+
+	for (i = 0; i < (int)(sizeof(policies) / sizeof(policies[0])); i++) {
+		ASSERT_EQ(drop_file_cache(file), 0);
+		ASSERT_EQ(policy_attach(&p, policies[i], NULL, id, NULL), 0);
+		holds = settled_lock_holds(id);
+		accesses = binding_stat(id, "accesses ");
+		ASSERT_GE(holds, 0);
+		ASSERT_EQ(cg_run(cg, cg_read_file_once, file), 0);
+		tracked = binding_stat(id, "tracked ");
+		holds = settled_lock_holds(id) - holds;
+		accesses = binding_stat(id, "accesses ") - accesses;
+		moves = i >= first_moving ? accesses : 0;
+		TH_LOG("%s: %lld folios tracked, %lld lock holds, %lld of them moves on access",
+		       policies[i], tracked, holds, moves);
+		EXPECT_GE(tracked, INSERT_PAGES * 9 / 10) TH_LOG("%s", policies[i]);
+		EXPECT_LE(holds - moves, tracked + tracked / 10)
+			TH_LOG("%s", policies[i]);
+		policy_detach(&p);
+	}
+
+	unlink(file);
+	cg_destroy(cg);
+	free(cg);
+}
+
 #define REFS_PAGES	256
 #define REFS_CYCLE	7	/* page i is read i % REFS_CYCLE + 1 times */
 #define REFS_HOT_READS	300	/* more than CACHE_EXT_MAX_REFS */

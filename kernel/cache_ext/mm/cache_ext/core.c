@@ -1666,25 +1666,42 @@ static void call_hold_folio(struct cache_ext_call *call, struct folio *folio,
 }
 
 /*
- * Tell @binding's policy that @folio, tracked at @idx, entered its cgroup's
- * page cache.  Caller holds the RCU read lock.
+ * Track @folio, whose node @idx is reserved, in @binding: tell the policy
+ * that it entered its cgroup's page cache if it listens (a policy without
+ * folio_added() is told nothing, and only the kernel lists its folios),
+ * then commit the node where the policy put it.  The policy's list kfuncs
+ * on @folio record where it goes, so that the commit hashes and links it
+ * in one hold of the binding's lock.  Caller holds the RCU read lock.
  */
-static void tell_folio_added(struct cache_ext_binding *binding,
-			     struct folio *folio, u32 idx)
+static void track_folio(struct cache_ext_binding *binding,
+			struct folio *folio, u32 idx, bool admitted,
+			bool tell)
 {
+	struct cache_ext_insert ins = {
+		.folio = folio,
+		.idx = idx,
+		.list = binding->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST ? 0 : -1,
+		.tail = true,
+		.admitted = admitted,
+	};
+
 	/*
 	 * @call in the block that calls BPF: CONFIG_INIT_STACK_ALL_ZERO
 	 * clears it where it is declared, and most policies have no
 	 * folio_added() (fifo's kernel lists its folios).
 	 */
-	if (binding->ops->folio_added) {
+	if (tell && binding->ops->folio_added) {
 		struct cache_ext_call call;
 
 		cache_ext_enter(&call, binding, CACHE_EXT_T_ADDED);
 		call_hold_folio(&call, folio, idx);
+		call.insert = &ins;
 		binding->ops->folio_added(folio, binding->memcg);
 		cache_ext_leave(&call);
 	}
+	/* Unless a kfunc committed it already: cache_ext_insert_flush(). */
+	if (!ins.done)
+		cache_ext_registry_commit(binding, &ins);
 }
 
 /*
@@ -1773,13 +1790,13 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 		cache_ext_leave(&call);
 	}
 
-	idx = cache_ext_registry_add(binding, need ? &pre : NULL, folio,
-				     admitted, prefetched);
+	idx = cache_ext_registry_reserve(binding, need ? &pre : NULL, folio,
+					 admitted, prefetched);
 	if (!idx) {
 		atomic_long_inc(&binding->stats.untracked);
 		goto out;
 	}
-	tell_folio_added(binding, folio, idx);
+	track_folio(binding, folio, idx, admitted, true);
 out:
 	rcu_read_unlock();
 	if (need)
@@ -1997,8 +2014,8 @@ void __cache_ext_folio_split(struct folio *folio, struct folio *tail)
 	need = cache_ext_registry_needs(binding, &pre);
 	if (need)
 		cache_ext_prealloc_fill(&pre, GFP_ATOMIC);
-	idx = cache_ext_registry_add(binding, need ? &pre : NULL, tail, true,
-				     prefetched);
+	idx = cache_ext_registry_reserve(binding, need ? &pre : NULL, tail,
+					 true, prefetched);
 	/* kmalloc()ed only: atomic allocations do not fall back to vmalloc. */
 	if (need)
 		cache_ext_prealloc_free(&pre);
@@ -2008,8 +2025,7 @@ void __cache_ext_folio_split(struct folio *folio, struct folio *tail)
 	}
 
 	rcu_read_lock();
-	if (binding == folio_binding(tail))
-		tell_folio_added(binding, tail, idx);
+	track_folio(binding, tail, idx, true, binding == folio_binding(tail));
 	rcu_read_unlock();
 }
 

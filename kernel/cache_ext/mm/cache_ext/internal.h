@@ -154,8 +154,14 @@ struct cache_ext_buckets {
  *	0 at the smallest size); both are out of reach while a resize is
  *	queued or running
  * @resize_work: resizes @buckets to the number of folios
+ * @stash: per CPU, free nodes taken off @free for the insertions made on
+ *	that CPU, so that an insertion takes the lock once, after the
+ *	policy's folio_added(), and not also before it
+ *	(cache_ext_registry_reserve())
  *
- * Everything is changed under &cache_ext_binding.lock.  Read without it:
+ * Everything is changed under &cache_ext_binding.lock, but for the nodes
+ * in a @stash and the one an insertion has reserved, which no lock holder
+ * can reach (they are on no list, free list or hash chain).  Read without it:
  * the chunks of @data that the policy reads and writes through
  * bpf_cache_ext_folio_data(), the prefetched bits, and, on a page cache
  * hit, the hash chains, the nodes' hash-chain words and the chunk tables
@@ -182,6 +188,47 @@ struct cache_ext_registry {
 	u32 grow_at;
 	u32 shrink_at;
 	struct work_struct resize_work;
+	struct cache_ext_stash __percpu *stash;
+};
+
+#define CACHE_EXT_STASH_NODES	16
+
+/**
+ * struct cache_ext_stash - free nodes of one CPU's insertions
+ * @nr: nodes in @idx
+ * @idx: their indices
+ *
+ * Used with preemption disabled: get_cpu_ptr(), or under the binding's
+ * lock.
+ */
+struct cache_ext_stash {
+	u32 nr;
+	u32 idx[CACHE_EXT_STASH_NODES];
+};
+
+/**
+ * struct cache_ext_insert - a folio being inserted into a binding
+ * @folio: the folio, locked
+ * @idx: its node, reserved (cache_ext_registry_reserve()), on no hash
+ *	chain or list until cache_ext_registry_commit()
+ * @list: the list it goes to at the commit, -1 for none: list 0 with
+ *	%CACHE_EXT_OPS_ADD_TO_LIST, else what folio_added() asked for
+ * @tail: at @list's tail, else its head
+ * @admitted: as admit_folio() answered
+ * @done: committed
+ *
+ * folio_added() runs between the reservation and the commit: the list
+ * kfuncs record where it puts the folio in @list and @tail, and the one
+ * lock hold of the commit both hashes and links it.  A kfunc that would
+ * see the lists otherwise commits first (cache_ext_insert_flush()).
+ */
+struct cache_ext_insert {
+	struct folio *folio;
+	u32 idx;
+	s8 list;
+	bool tail;
+	bool admitted;
+	bool done;
 };
 
 /**
@@ -190,7 +237,7 @@ struct cache_ext_registry {
  * @nodes: a chunk of nodes, or NULL
  * @data: the matching chunk of policy data, or NULL
  * @node_tbl: a larger chunk table for nodes, or NULL; set to NULL when
- *	cache_ext_registry_add() publishes it
+ *	cache_ext_registry_reserve() publishes it
  * @data_tbl: the same for data
  * @max_chunks: size of @node_tbl and @data_tbl
  */
@@ -641,6 +688,8 @@ struct cache_ext_evict_req;
  *	check it still is before they change anything
  * @data: the policy's u32 of @folio
  * @removed_data: for folio_removed(), a copy of the removed folio's u32
+ * @insert: for folio_added(), the insertion it is told of, whose node is
+ *	hashed and linked when it returns; NULL for other callbacks
  * @check_from: jiffies from which the budget check reads the clock: the
  *	jiffy before the budget can end (cache_ext_call_over_budget())
  * @loop_checks: iterations of the call's BPF loops so far, so that they
@@ -669,6 +718,7 @@ struct cache_ext_call {
 	u32 index;
 	u32 *data;
 	u32 removed_data;
+	struct cache_ext_insert *insert;
 	unsigned long check_from;
 	unsigned int loop_checks;
 	bool over;
@@ -766,6 +816,7 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	call->req = NULL;
 	call->sampled = 0;
 	call->folio = NULL;
+	call->insert = NULL;
 	call->loop_checks = 0;
 	call->over = false;
 	call->budget = READ_ONCE(cache_ext_budget(cb)->ns);
@@ -871,7 +922,9 @@ cache_ext_registry_needs(struct cache_ext_binding *b,
 	struct cache_ext_registry *reg = &b->registry;
 	u32 max;
 
-	if (likely(READ_ONCE(reg->nr_free) >= CACHE_EXT_LOW_FREE))
+	/* This CPU's stash, read as a hint: a node there needs no memory. */
+	if (likely(READ_ONCE(reg->nr_free) >= CACHE_EXT_LOW_FREE ||
+		   this_cpu_read(reg->stash->nr)))
 		return false;
 	memset(pre, 0, sizeof(*pre));
 	max = READ_ONCE(reg->max_chunks);
@@ -882,9 +935,12 @@ cache_ext_registry_needs(struct cache_ext_binding *b,
 
 void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp);
 void cache_ext_prealloc_free(struct cache_ext_prealloc *pre);
-u32 cache_ext_registry_add(struct cache_ext_binding *binding,
-			   struct cache_ext_prealloc *pre, struct folio *folio,
-			   bool admitted, bool prefetched);
+u32 cache_ext_registry_reserve(struct cache_ext_binding *binding,
+			       struct cache_ext_prealloc *pre,
+			       struct folio *folio, bool admitted,
+			       bool prefetched);
+void cache_ext_registry_commit(struct cache_ext_binding *binding,
+			       struct cache_ext_insert *ins);
 bool cache_ext_registry_remove(struct cache_ext_binding *binding,
 			       struct folio *folio, u32 *data,
 			       bool *prefetched);

@@ -110,6 +110,36 @@ void cache_ext_lists_ensure_first(struct cache_ext_binding *b)
 	spin_unlock_irqrestore(&b->lock, flags);
 }
 
+/*
+ * The insertion folio_added() is being told of, if it is @b's and its node
+ * is not committed yet, and @folio (if not NULL) is its folio; else NULL.
+ */
+static struct cache_ext_insert *pending_insert(struct cache_ext_binding *b,
+					       struct folio *folio)
+{
+	struct cache_ext_call *call = cache_ext_current_call();
+	struct cache_ext_insert *ins = call ? call->insert : NULL;
+
+	if (!ins || ins->done || call->binding != b ||
+	    (folio && ins->folio != folio))
+		return NULL;
+	return ins;
+}
+
+/*
+ * A kfunc about to walk or change @b's lists (not only the inserted
+ * folio's place) commits the insertion folio_added() is told of first, so
+ * that the policy sees the folio where it put it, as if it had been linked
+ * at once.  Called without the binding's lock.
+ */
+static void insert_flush(struct cache_ext_binding *b)
+{
+	struct cache_ext_insert *ins = pending_insert(b, NULL);
+
+	if (ins)
+		cache_ext_registry_commit(b, ins);
+}
+
 __bpf_kfunc_start_defs();
 
 /**
@@ -143,18 +173,34 @@ __bpf_kfunc s32 bpf_cache_ext_list_create(struct mem_cgroup *memcg)
 
 /*
  * Common part of add and move: validate, then link @folio at the head or
- * tail of list @id.  @must_be_linked: true for move, false for add.
+ * tail of list @id.  @must_be_linked: true for move, false for add.  The
+ * folio folio_added() is told of is not linked now but where its commit
+ * will link it (&struct cache_ext_insert): no lock is taken.
  */
 static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
 		      bool tail, bool must_be_linked)
 {
 	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	struct cache_ext_insert *ins;
 	unsigned long flags;
 	int ret = 0;
 	u32 idx;
 
 	if (!b)
 		return -EINVAL;
+	ins = pending_insert(b, folio);
+	if (ins) {
+		if (id >= READ_ONCE(b->nr_lists))
+			return -EINVAL;
+		if (must_be_linked && ins->list < 0)
+			return -ENOENT;
+		if (!must_be_linked && ins->list >= 0)
+			return -EEXIST;
+		ins->list = id;
+		ins->tail = tail;
+		return 0;
+	}
+	insert_flush(b);
 
 	flags = cache_ext_lock_irqsave(b);
 	idx = cache_ext_registry_find(b, folio);
@@ -219,12 +265,21 @@ __bpf_kfunc int bpf_cache_ext_list_del(struct mem_cgroup *memcg,
 				       struct folio *folio)
 {
 	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	struct cache_ext_insert *ins;
 	unsigned long flags;
 	int ret = -ENOENT;
 	u32 idx;
 
 	if (!b)
 		return -EINVAL;
+	ins = pending_insert(b, folio);
+	if (ins) {
+		if (ins->list < 0)
+			return -ENOENT;
+		ins->list = -1;
+		return 0;
+	}
+	insert_flush(b);
 
 	flags = cache_ext_lock_irqsave(b);
 	idx = cache_ext_registry_find(b, folio);
@@ -247,10 +302,13 @@ __bpf_kfunc int bpf_cache_ext_list_del(struct mem_cgroup *memcg,
 __bpf_kfunc s64 bpf_cache_ext_list_size(struct mem_cgroup *memcg, u32 list)
 {
 	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
+	struct cache_ext_insert *ins;
 
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
-	return READ_ONCE(b->lists[list].nr);
+	/* With the folio folio_added() put on @list, not linked yet. */
+	ins = pending_insert(b, NULL);
+	return READ_ONCE(b->lists[list].nr) + (ins && ins->list == list);
 }
 
 /**
@@ -280,6 +338,7 @@ __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
 	kit->binding = NULL;
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
+	insert_flush(b);
 
 	kit->list = list;
 	kit->remaining = min_t(u32, max, CACHE_EXT_ITER_MAX);
@@ -414,6 +473,7 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
+	insert_flush(b);
 	reg = &b->registry;
 	head = list_head_index(list);
 	nr = min_t(u32, nr, CACHE_EXT_ITER_MAX);

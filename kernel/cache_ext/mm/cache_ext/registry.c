@@ -30,7 +30,12 @@
  * Locking: every change is under &cache_ext_binding.lock, taken with
  * interrupts off.  Allocations happen outside it: the insertion hook
  * fills a &struct cache_ext_prealloc first, and the hash table is resized
- * by a work item that moves a batch of buckets per lock hold.
+ * by a work item that moves a batch of buckets per lock hold.  An
+ * insertion takes the lock once: its node comes from a per-CPU stash of
+ * free nodes (cache_ext_registry_reserve()), is written without the lock
+ * while nothing else can reach it, and is hashed and put on the list the
+ * policy chose in one hold after folio_added() returns
+ * (cache_ext_registry_commit()); the commit tops the stash up.
  *
  * A page cache hit takes no lock: cache_ext_registry_lookup_rcu() walks
  * the hash chain under RCU, as the page cache's own lookups walk the
@@ -486,8 +491,24 @@ static __always_inline void maybe_resize(struct cache_ext_binding *b)
 	queue_work(system_unbound_wq, &reg->resize_work);
 }
 
+/*
+ * Move free nodes into @stash until it holds @want.  Caller holds the
+ * binding's lock.
+ */
+static void stash_fill(struct cache_ext_registry *reg,
+		       struct cache_ext_stash *stash, u32 want)
+{
+	while (stash->nr < want && reg->free) {
+		u32 idx = reg->free;
+
+		reg->free = reg_node(reg, idx)->next;
+		reg->nr_free--;
+		stash->idx[stash->nr++] = idx;
+	}
+}
+
 /**
- * cache_ext_registry_add - start tracking a folio
+ * cache_ext_registry_reserve - take a node for a folio being inserted
  * @binding: binding of the folio's cgroup
  * @pre: memory the insertion may use (cache_ext_prealloc_fill()), or NULL
  *	if cache_ext_registry_needs() said none is needed; what it takes is
@@ -496,73 +517,57 @@ static __always_inline void maybe_resize(struct cache_ext_binding *b)
  * @admitted: false to drop the folio after the read that brought it in
  * @prefetched: readahead inserted the folio
  *
- * The folio goes to the tail of list 0 if the policy asked for it
- * (%CACHE_EXT_OPS_ADD_TO_LIST), else on no list; its policy data starts
- * at 0, its use count at 0, its prefetched bit at @prefetched.
+ * The node comes from this CPU's stash of free nodes, which the binding's
+ * lock refills only when it is empty (the commits top it up).  It names
+ * @folio but is on no hash chain and no list until
+ * cache_ext_registry_commit(), so nothing else reaches it meanwhile: the
+ * policy's folio_added() uses it through its call's record of the folio.
+ * Its policy data starts at 0, its use count at 0, its prefetched bit at
+ * @prefetched.
  *
- * Return: the folio's node index, or 0 if it cannot be tracked: no memory,
- * %CACHE_EXT_MAX_NODES reached, a pfn beyond %CACHE_EXT_PFN_BITS, or the
- * folio is tracked already.
+ * Return: the node's index, or 0 if the folio cannot be tracked: no
+ * memory, %CACHE_EXT_MAX_NODES reached, or a pfn beyond
+ * %CACHE_EXT_PFN_BITS.
  */
-u32 cache_ext_registry_add(struct cache_ext_binding *binding,
-			   struct cache_ext_prealloc *pre, struct folio *folio,
-			   bool admitted, bool prefetched)
+u32 cache_ext_registry_reserve(struct cache_ext_binding *binding,
+			       struct cache_ext_prealloc *pre,
+			       struct folio *folio, bool admitted,
+			       bool prefetched)
 {
 	struct cache_ext_registry *reg = &binding->registry;
 	u64 pfn = folio_pfn(folio);
-	struct cache_ext_node *node;
+	struct cache_ext_stash *stash;
 	unsigned long flags;
-	u32 idx = 0, *bucket, next, prev, list;
+	u32 idx = 0;
 
 	if (WARN_ON_ONCE(pfn >= CACHE_EXT_NO_PFN))
 		return 0;
 
-	flags = cache_ext_lock_irqsave(binding);
-	bucket = bucket_of(reg, pfn_hash(pfn));
-	/*
-	 * The page cache holds a folio once, and every folio leaving it
-	 * passes the removal hook: a folio cannot be here already.  The
-	 * check costs a chain walk per insertion, so only CONFIG_DEBUG_VM
-	 * kernels make it.
-	 */
-	if (IS_ENABLED(CONFIG_DEBUG_VM) &&
-	    WARN_ON_ONCE(chain_find(reg, bucket, pfn)))
-		goto out;
-	if (pre && reg->nr_free < CACHE_EXT_LOW_FREE)
-		registry_grow(reg, pre);
-	if (!reg->free)
-		goto out;
-	idx = reg->free;
-	node = reg_node(reg, idx);
-	reg->free = node->next;
-	reg->nr_free--;
+	stash = get_cpu_ptr(reg->stash);
+	if (!stash->nr) {
+		flags = cache_ext_lock_irqsave(binding);
+		if (pre && reg->nr_free < CACHE_EXT_LOW_FREE)
+			registry_grow(reg, pre);
+		stash_fill(reg, stash, CACHE_EXT_STASH_NODES);
+		spin_unlock_irqrestore(&binding->lock, flags);
+	}
+	if (stash->nr)
+		idx = stash->idx[--stash->nr];
+	put_cpu_ptr(reg->stash);
+	if (!idx)
+		return 0;
 
 	/*
-	 * Whole words, the list links included: the fields are bitfields,
-	 * and each one written alone is a read-modify-write.
+	 * Whole words: the fields are bitfields, and each one written alone
+	 * is a read-modify-write.  A ring of one: on no list.
 	 */
-	if (binding->ops->flags & CACHE_EXT_OPS_ADD_TO_LIST) {
-		list = 1;
-		next = list_head_index(0);
-		prev = reg_node(reg, next)->prev;
-	} else {
-		list = 0;
-		next = idx;
-		prev = idx;
-	}
-	*node = (struct cache_ext_node) {
-		.next = next,
-		.prev = prev,
-		.list = list,
+	*reg_node(reg, idx) = (struct cache_ext_node) {
+		.next = idx,
+		.prev = idx,
 		.noadmit = !admitted,
 		.pfn_lo = pfn,
 		.pfn_hi = pfn >> 36,
-		.hnext = *bucket,
 	};
-	if (list) {
-		node_link_neighbours(reg, idx, prev, next);
-		binding->lists[0].nr++;
-	}
 	*reg_data(reg, idx) = 0;
 	/* A stale hit may count here meanwhile: lockless, as it does. */
 	WRITE_ONCE(*reg_refs(reg, idx), 0);
@@ -571,13 +576,56 @@ u32 cache_ext_registry_add(struct cache_ext_binding *binding,
 	 * hit may clear another bit of the word without the lock.
 	 */
 	assign_bit(reg_bit(idx), reg_prefetched(reg, idx), prefetched);
+	return idx;
+}
+
+/**
+ * cache_ext_registry_commit - start tracking a folio whose node is reserved
+ * @binding: as for cache_ext_registry_reserve()
+ * @ins: the insertion, with the node cache_ext_registry_reserve() gave
+ *
+ * In one hold of the binding's lock: the node goes on its hash chain,
+ * where hits and kfuncs find it, and to the list @ins names, and this
+ * CPU's stash is topped up, so that the next insertions here take the
+ * lock once each.
+ */
+void cache_ext_registry_commit(struct cache_ext_binding *binding,
+			       struct cache_ext_insert *ins)
+{
+	struct cache_ext_registry *reg = &binding->registry;
+	u64 pfn = folio_pfn(ins->folio);
+	struct cache_ext_stash *stash;
+	unsigned long flags;
+	u32 *bucket;
+
+	flags = cache_ext_lock_irqsave(binding);
+	ins->done = true;
+	bucket = bucket_of(reg, pfn_hash(pfn));
+	/*
+	 * The page cache holds a folio once, and every folio leaving it
+	 * passes the removal hook: a folio cannot be here already.  The
+	 * check costs a chain walk per insertion, so only CONFIG_DEBUG_VM
+	 * kernels make it.
+	 */
+	if (IS_ENABLED(CONFIG_DEBUG_VM) &&
+	    WARN_ON_ONCE(chain_find(reg, bucket, pfn))) {
+		reg_node(reg, ins->idx)->next = reg->free;
+		node_set_pfn(reg_node(reg, ins->idx), CACHE_EXT_NO_PFN);
+		reg->free = ins->idx;
+		reg->nr_free++;
+		goto out;
+	}
+	if (ins->list >= 0)
+		cache_ext_node_link(binding, ins->idx, ins->list, ins->tail);
 	/* Last, with release: the node is complete when a walk finds it. */
-	smp_store_release(bucket, idx);
+	hash_insert(reg, bucket, ins->idx);
 	reg->nr++;
+	stash = this_cpu_ptr(reg->stash);
+	if (stash->nr < CACHE_EXT_STASH_NODES / 2)
+		stash_fill(reg, stash, CACHE_EXT_STASH_NODES);
 	maybe_resize(binding);
 out:
 	spin_unlock_irqrestore(&binding->lock, flags);
-	return idx;
 }
 
 /* Free node @idx, already off its hash chain. */
@@ -782,6 +830,9 @@ int cache_ext_registry_init(struct cache_ext_binding *binding)
 #endif
 
 	INIT_WORK(&reg->resize_work, resize_workfn);
+	reg->stash = alloc_percpu(struct cache_ext_stash);
+	if (!reg->stash)
+		goto fail;
 	reg->max_chunks = INIT_CHUNKS;
 	reg->nodes = kcalloc(INIT_CHUNKS, sizeof(*reg->nodes), GFP_KERNEL);
 	reg->data = kcalloc(INIT_CHUNKS, sizeof(*reg->data), GFP_KERNEL);
@@ -840,5 +891,6 @@ void cache_ext_registry_destroy(struct cache_ext_binding *binding)
 	/* No reader is left: the binding is unpublished and a grace passed. */
 	kvfree(locked_table(reg, 0));
 	kvfree(locked_table(reg, 1));
+	free_percpu(reg->stash);
 	memset(reg, 0, sizeof(*reg));
 }
