@@ -112,16 +112,20 @@ void cache_ext_lists_ensure_first(struct cache_ext_binding *b)
 
 /*
  * The insertion folio_added() is being told of, if it is @b's and its node
- * is not committed yet, and @folio (if not NULL) is its folio; else NULL.
+ * is not committed yet; else NULL.  folio_added() does not sleep: its call
+ * is this CPU's running one, read here without cache_ext_current_call(),
+ * since every list kfunc asks.
  */
-static struct cache_ext_insert *pending_insert(struct cache_ext_binding *b,
-					       struct folio *folio)
+static struct cache_ext_insert *pending_insert(struct cache_ext_binding *b)
 {
-	struct cache_ext_call *call = cache_ext_current_call();
-	struct cache_ext_insert *ins = call ? call->insert : NULL;
+	struct cache_ext_call *call;
+	struct cache_ext_insert *ins;
 
-	if (!ins || ins->done || call->binding != b ||
-	    (folio && ins->folio != folio))
+	if (!in_task())
+		return NULL;
+	call = this_cpu_read(cache_ext_running);
+	ins = call ? call->insert : NULL;
+	if (!ins || ins->done || call->binding != b)
 		return NULL;
 	return ins;
 }
@@ -130,14 +134,18 @@ static struct cache_ext_insert *pending_insert(struct cache_ext_binding *b,
  * A kfunc about to walk or change @b's lists (not only the inserted
  * folio's place) commits the insertion folio_added() is told of first, so
  * that the policy sees the folio where it put it, as if it had been linked
- * at once.  Called without the binding's lock.
+ * at once.  Called without the binding's lock.  Returns the insertion if
+ * it is @folio's and left pending, for the caller to record its place.
  */
-static void insert_flush(struct cache_ext_binding *b)
+static struct cache_ext_insert *insert_flush(struct cache_ext_binding *b,
+					     struct folio *folio)
 {
-	struct cache_ext_insert *ins = pending_insert(b, NULL);
+	struct cache_ext_insert *ins = pending_insert(b);
 
-	if (ins)
-		cache_ext_registry_commit(b, ins);
+	if (!ins || ins->folio == folio)
+		return ins;
+	cache_ext_registry_commit(b, ins);
+	return NULL;
 }
 
 __bpf_kfunc_start_defs();
@@ -188,7 +196,7 @@ static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
 
 	if (!b)
 		return -EINVAL;
-	ins = pending_insert(b, folio);
+	ins = insert_flush(b, folio);
 	if (ins) {
 		if (id >= READ_ONCE(b->nr_lists))
 			return -EINVAL;
@@ -200,7 +208,6 @@ static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
 		ins->tail = tail;
 		return 0;
 	}
-	insert_flush(b);
 
 	flags = cache_ext_lock_irqsave(b);
 	idx = cache_ext_registry_find(b, folio);
@@ -272,14 +279,13 @@ __bpf_kfunc int bpf_cache_ext_list_del(struct mem_cgroup *memcg,
 
 	if (!b)
 		return -EINVAL;
-	ins = pending_insert(b, folio);
+	ins = insert_flush(b, folio);
 	if (ins) {
 		if (ins->list < 0)
 			return -ENOENT;
 		ins->list = -1;
 		return 0;
 	}
-	insert_flush(b);
 
 	flags = cache_ext_lock_irqsave(b);
 	idx = cache_ext_registry_find(b, folio);
@@ -307,7 +313,7 @@ __bpf_kfunc s64 bpf_cache_ext_list_size(struct mem_cgroup *memcg, u32 list)
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
 	/* With the folio folio_added() put on @list, not linked yet. */
-	ins = pending_insert(b, NULL);
+	ins = pending_insert(b);
 	return READ_ONCE(b->lists[list].nr) + (ins && ins->list == list);
 }
 
@@ -338,7 +344,7 @@ __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
 	kit->binding = NULL;
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
-	insert_flush(b);
+	insert_flush(b, NULL);
 
 	kit->list = list;
 	kit->remaining = min_t(u32, max, CACHE_EXT_ITER_MAX);
@@ -473,7 +479,7 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
-	insert_flush(b);
+	insert_flush(b, NULL);
 	reg = &b->registry;
 	head = list_head_index(list);
 	nr = min_t(u32, nr, CACHE_EXT_ITER_MAX);

@@ -159,15 +159,22 @@ static __always_inline u32 *bucket_of(struct cache_ext_registry *reg, u32 h)
 }
 
 /*
- * Make node @idx the first of the chain of @bucket.  Release: a lockless
- * walk that finds @idx in @bucket finds the node written.
+ * Make node @idx, whose hash-chain word already names the first node of
+ * @bucket, the first of its chain.  Release: a lockless walk that finds
+ * @idx in @bucket finds the node written.
  */
+static __always_inline void bucket_publish(u32 *bucket, u32 idx)
+{
+	/* Pairs with the acquire of chain_find_rcu(). */
+	smp_store_release(bucket, idx);
+}
+
+/* Make node @idx the first of the chain of @bucket. */
 static __always_inline void hash_insert(struct cache_ext_registry *reg,
 					u32 *bucket, u32 idx)
 {
 	node_set_hnext(reg_node(reg, idx), *bucket);
-	/* Pairs with the acquire of chain_find_rcu(). */
-	smp_store_release(bucket, idx);
+	bucket_publish(bucket, idx);
 }
 
 /* Unlink node @idx from the chain of @bucket; @prev precedes it, or 0. */
@@ -279,7 +286,10 @@ static u32 chain_find_rcu(struct cache_ext_registry *reg,
 {
 	u32 end = 0, steps, idx;
 
-	/* The node a head names is written: hash_insert(), registry_add(). */
+	/*
+	 * The node a head names is written: hash_insert(),
+	 * cache_ext_registry_commit().
+	 */
 	idx = smp_load_acquire(table_bucket(t, h));
 
 	for (steps = 0; idx && steps < RCU_WALK_MAX; steps++) {
@@ -594,9 +604,9 @@ void cache_ext_registry_commit(struct cache_ext_binding *binding,
 {
 	struct cache_ext_registry *reg = &binding->registry;
 	u64 pfn = folio_pfn(ins->folio);
+	u32 *bucket, head, next, prev;
 	struct cache_ext_stash *stash;
 	unsigned long flags;
-	u32 *bucket;
 
 	flags = cache_ext_lock_irqsave(binding);
 	ins->done = true;
@@ -615,10 +625,32 @@ void cache_ext_registry_commit(struct cache_ext_binding *binding,
 		reg->nr_free++;
 		goto out;
 	}
+	/*
+	 * The node again, whole, with its links: one store per word, as
+	 * cache_ext_registry_reserve() wrote it, rather than a
+	 * read-modify-write per bitfield.
+	 */
+	next = ins->idx;
+	prev = ins->idx;
+	if (ins->list >= 0) {
+		head = list_head_index(ins->list);
+		next = ins->tail ? head : reg_node(reg, head)->next;
+		prev = reg_node(reg, next)->prev;
+		binding->lists[ins->list].nr++;
+	}
+	*reg_node(reg, ins->idx) = (struct cache_ext_node) {
+		.next = next,
+		.prev = prev,
+		.list = ins->list + 1,
+		.noadmit = !ins->admitted,
+		.pfn_lo = pfn,
+		.pfn_hi = pfn >> 36,
+		.hnext = *bucket,
+	};
 	if (ins->list >= 0)
-		cache_ext_node_link(binding, ins->idx, ins->list, ins->tail);
-	/* Last, with release: the node is complete when a walk finds it. */
-	hash_insert(reg, bucket, ins->idx);
+		node_link_neighbours(reg, ins->idx, prev, next);
+	/* Last: the node is complete when a walk finds it. */
+	bucket_publish(bucket, ins->idx);
 	reg->nr++;
 	stash = this_cpu_ptr(reg->stash);
 	if (stash->nr < CACHE_EXT_STASH_NODES / 2)
@@ -640,7 +672,7 @@ static __always_inline void node_release(struct cache_ext_binding *b, u32 idx)
 		b->lists[list - 1].nr--;
 	}
 	reg_clear_prefetched(reg, idx);
-	/* One store per word, as in cache_ext_registry_add(). */
+	/* One store per word, as in cache_ext_registry_commit(). */
 	*node = (struct cache_ext_node) {
 		.next = reg->free,
 		.pfn_lo = CACHE_EXT_NO_PFN & GENMASK_ULL(35, 0),
