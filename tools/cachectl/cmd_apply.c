@@ -375,8 +375,9 @@ static int watch(const char *config, struct policy_conf *conf,
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	ifd = inotify_init1(IN_CLOEXEC);
-	if (!targets || !wds || ifd < 0 || sigprocmask(SIG_BLOCK, &set, NULL) ||
-	    (sfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0) {
+	if (targets && wds && ifd >= 0 && !sigprocmask(SIG_BLOCK, &set, NULL))
+		sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (sfd < 0) {
 		ctl_warn("apply --watch: %s", strerror(errno ?: ENOMEM));
 		if (ifd >= 0)
 			close(ifd);

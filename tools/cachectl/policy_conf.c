@@ -5,6 +5,7 @@
  * a mistake is reported with its file and line, not at boot's first bind.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -42,8 +43,7 @@ static int unit_name_ok(const char *unit)
 	const char *p;
 
 	for (p = unit; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789:-_.\\@", *p))
+		if (!isalnum((unsigned char)*p) && !strchr(":-_.\\@", *p))
 			return 0;
 	for (i = 0; i < sizeof(unit_types) / sizeof(unit_types[0]); i++) {
 		t = strlen(unit_types[i]);
@@ -261,8 +261,8 @@ static int read_one(struct policy_conf *conf, const char *path, int must,
 		ctl_errf(err, "cannot read %s: %s", path, strerror(errno));
 		return ret;
 	}
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET)) {
+	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (size < 0 || fseek(f, 0, SEEK_SET)) {
 		fclose(f);
 		return ctl_errf(err, "cannot read %s", path);
 	}

@@ -47,8 +47,8 @@ struct conf_policy {
 
 /* bind TARGET POLICY */
 struct conf_bind {
-	char target[PATH_MAX];	/* unit:UNIT, or a cgroup's path from the root
-				 * without the leading '/' (db/readers) */
+	/* unit:UNIT, or a cgroup's path from the root without the '/' */
+	char target[PATH_MAX];
 	int is_unit;		/* unit:UNIT; @target + 5 is the unit */
 	char policy[CONF_NAME_MAX];
 	char where[PATH_MAX + 16];

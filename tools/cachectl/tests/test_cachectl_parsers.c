@@ -559,7 +559,7 @@ static void test_conf_files(void)
 	struct ctl_err err;
 	FILE *f;
 
-	if (!check(mkdtemp(dir) != NULL, "conf: a scratch directory"))
+	if (!check(!!mkdtemp(dir), "conf: a scratch directory"))
 		return;
 	snprintf(path, sizeof(path), "%s/20-later.conf", dir);
 	f = fopen(path, "w");

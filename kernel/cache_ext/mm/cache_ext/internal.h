@@ -383,7 +383,8 @@ struct cache_ext_rate {
  *	this policy, not by a write of its own (cache_ext_memcg_online())
  * @tracks: the policy is told about folios (it has folio_added(),
  *	folio_accessed(), folio_removed() or admit_folio()) or has the kernel
- *	list them (%CACHE_EXT_OPS_ADD_TO_LIST), so the registry tracks them;
+ *	list or count them (%CACHE_EXT_OPS_ADD_TO_LIST,
+ *	%CACHE_EXT_OPS_COUNT_REFS), so the registry tracks them;
  *	a policy without those never sees a folio, so it could name none,
  *	and its binding tracks nothing
  * @count_refs: the hits count each folio's uses for the policy
