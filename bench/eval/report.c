@@ -48,9 +48,11 @@ static const struct metric_info metrics[] = {
 	{ "ycsb", "ops_per_s", "throughput (ops/s)", 1, 1 },
 	{ "ycsb", "read_p99_us", "P99 read latency (us)", 0, 0 },
 	{ "ycsb", "disk_reads_per_op", "pages read from disk per operation", 0, 0 },
+	{ "ycsb", "cpu_ms_per_op", "CPU time of the workload per operation (ms, user + system, warm-up included)", 0, 0 },
 	{ "leveldb", "disk_reads_per_op", "pages read from disk per operation (@nomap: without the mapped-access reports)", 0, 1 },
 	{ "leveldb", "ops_per_s", "throughput (ops/s)", 1, 0 },
 	{ "leveldb", "read_p99_us", "P99 read latency (us)", 0, 0 },
+	{ "leveldb", "cpu_ms_per_op", "CPU time of the workload per operation (ms, user + system, warm-up included)", 0, 0 },
 	{ "trace", "miss_ratio", "miss ratio (disk pages read / pages referenced)", 0, 1 },
 	{ "search", "secs_per_search", "seconds per search", 0, 1 },
 	{ "search", "disk_reads_per_search", "pages read from disk per search", 0, 0 },
@@ -193,7 +195,8 @@ static double row_value(const char *exp, const char *wl, const char *setup,
  * bench/eval/steady.h).  A window that ends at a number of turnovers ends
  * at about the same disk reads whatever the policy, so only the reads per
  * operation compare policies; runs without an ops row (fio, the search,
- * the trace) keep their own metrics.
+ * the trace) keep their own metrics.  cpu_ms_per_op rows from cpu_s, which
+ * covers the warm-up too, over all the run's operations.
  */
 static int derive_per_op(void)
 {
@@ -201,15 +204,19 @@ static int derive_per_op(void)
 
 	for (i = 0; i < n; i++) {
 		struct row r = rows[i];
+		int cpu = !strcmp(r.metric, "cpu_s");
 		double ops;
 
-		if (strcmp(r.metric, "disk_reads"))
+		if (!cpu && strcmp(r.metric, "disk_reads"))
 			continue;
 		ops = row_value(r.exp, r.wl, r.setup, r.rep, "ops", 0);
+		if (cpu && ops > 0)
+			ops += row_value(r.exp, r.wl, r.setup, r.rep, "warm_ops", 0);
 		if (ops <= 0)
 			continue;
-		r.v /= ops;
-		snprintf(r.metric, sizeof(r.metric), "disk_reads_per_op");
+		r.v = cpu ? 1000 * r.v / ops : r.v / ops;
+		snprintf(r.metric, sizeof(r.metric), cpu ? "cpu_ms_per_op" :
+			 "disk_reads_per_op");
 		if (nr_rows == cap_rows) {
 			cap_rows = 2 * cap_rows;
 			rows = realloc(rows, cap_rows * sizeof(*rows));

@@ -314,7 +314,14 @@ static void test_report(const char *dir)
 		   "get-scan,g,kernel-lru,0,disk_reads,3000\n"
 		   "get-scan,g,kernel-lru,0,ops,1000\n"
 		   "get-scan,g,get_scan,0,disk_reads,3000\n"
-		   "get-scan,g,get_scan,0,ops,2000\n");
+		   "get-scan,g,get_scan,0,ops,2000\n"
+		   /* CPU over the warm-up's and the window's operations. */
+		   "leveldb,c,kernel-lru,0,cpu_s,3\n"
+		   "leveldb,c,kernel-lru,0,ops,1000\n"
+		   "leveldb,c,kernel-lru,0,warm_ops,2000\n"
+		   "leveldb,c,lfu,0,cpu_s,4.5\n"
+		   "leveldb,c,lfu,0,ops,1000\n"
+		   "leveldb,c,lfu,0,warm_ops,500\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "%s -o %s %s > /dev/null", REPORT_BIN, dir,
 		 csv);
@@ -361,6 +368,10 @@ static void test_report(const char *dir)
 	check(strstr(text, "| get_scan | **1.5 0.50x/0.50x** |") != NULL &&
 	      strstr(text, "| kernel-lru | 3 1.00x/1.00x |") != NULL,
 	      "report: disk reads compared per operation (equal reads, twice the operations: half)");
+	check(strstr(text, "CPU time of the workload per operation") != NULL &&
+	      strstr(text, "| kernel-lru | **1 1.00x") != NULL &&
+	      strstr(text, "| lfu | 3 3.00x") != NULL,
+	      "report: CPU per operation over the warm-up's and the window's operations (1 ms, and 3 ms: 3.00x)");
 	snprintf(md, sizeof(md), "%s/ycsb-ops_per_s.dat", dir);
 	f = fopen(md, "r");
 	n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
