@@ -170,13 +170,8 @@ static __always_inline void mg_take_uses(struct folio *folio,
 {
 	int uses = bpf_cache_ext_folio_take_refs(folio);
 
-	if (uses <= 0)
-		return;
-	if (!st->used) {
-		st->used = 1;
-		uses--;
-	}
-	st->refs = st->refs + uses < MAX_REFS ? st->refs + uses : MAX_REFS;
+	if (uses > 0)
+		cache_ext_note_uses(&st->used, &st->refs, uses, MAX_REFS);
 }
 
 void CACHE_EXT_OP(mglru_removed, struct folio *folio, struct mem_cgroup *memcg)

@@ -110,11 +110,7 @@ void CACHE_EXT_OP(s3fifo_added, struct folio *folio, struct mem_cgroup *memcg)
 /* @uses uses of the folio: the first sets used, the rest count as hits. */
 static __always_inline void s3_note_uses(struct s3_folio *st, u32 uses)
 {
-	if (uses && !st->used) {
-		st->used = 1;
-		uses--;
-	}
-	st->hits = st->hits + uses < MAX_HITS ? st->hits + uses : MAX_HITS;
+	cache_ext_note_uses(&st->used, &st->hits, uses, MAX_HITS);
 }
 
 /* The uses the kernel counted since the policy last looked at @folio. */

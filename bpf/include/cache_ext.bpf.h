@@ -222,13 +222,27 @@ static __always_inline void cache_ext_count_added(struct folio *folio,
 		*count = base;
 }
 
+/*
+ * @uses more uses, up to @max: the first of a prefetched folio is the use
+ * readahead expected and clears the mark; the others count.
+ */
+static __always_inline void cache_ext_count_uses(u32 *count, u32 uses,
+						 u32 max)
+{
+	if (!uses)
+		return;
+	if (*count & CACHE_EXT_COUNT_PREFETCHED) {
+		*count &= CACHE_EXT_COUNT_MASK;
+		uses--;
+	}
+	if (*count < max)
+		*count = max - *count > uses ? *count + uses : max;
+}
+
 /* In folio_accessed(): one more use, up to @max. */
 static __always_inline void cache_ext_count_accessed(u32 *count, u32 max)
 {
-	if (*count & CACHE_EXT_COUNT_PREFETCHED)
-		*count &= CACHE_EXT_COUNT_MASK;
-	else if (*count < max)
-		(*count)++;
+	cache_ext_count_uses(count, 1, max);
 }
 
 /*
@@ -243,14 +257,23 @@ static __always_inline void cache_ext_count_refs(struct folio *folio,
 {
 	int refs = bpf_cache_ext_folio_take_refs(folio);
 
-	if (refs <= 0)
-		return;
-	if (*count & CACHE_EXT_COUNT_PREFETCHED) {
-		*count &= CACHE_EXT_COUNT_MASK;
-		refs--;
+	if (refs > 0)
+		cache_ext_count_uses(count, refs, max);
+}
+
+/*
+ * The same for a policy that keeps a first-use flag and a small count of
+ * the uses after it (s3fifo's hits, the mglru port's refs): @uses uses of
+ * the folio, the first sets *@used, the others add to *@count up to @max.
+ */
+static __always_inline void cache_ext_note_uses(u8 *used, u8 *count, u32 uses,
+						u32 max)
+{
+	if (uses && !*used) {
+		*used = 1;
+		uses--;
 	}
-	if (*count < max)
-		*count = max - *count > (u32)refs ? *count + refs : max;
+	*count = *count + uses < max ? *count + uses : max;
 }
 
 /*

@@ -1699,7 +1699,7 @@ static void track_folio(struct cache_ext_binding *binding,
 		binding->ops->folio_added(folio, binding->memcg);
 		cache_ext_leave(&call);
 	}
-	/* Unless a kfunc committed it already: cache_ext_insert_flush(). */
+	/* Unless a list kfunc committed it already (insert_flush()). */
 	if (!ins.done)
 		cache_ext_registry_commit(binding, &ins);
 }

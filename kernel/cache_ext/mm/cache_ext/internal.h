@@ -220,7 +220,7 @@ struct cache_ext_stash {
  * folio_added() runs between the reservation and the commit: the list
  * kfuncs record where it puts the folio in @list and @tail, and the one
  * lock hold of the commit both hashes and links it.  A kfunc that would
- * see the lists otherwise commits first (cache_ext_insert_flush()).
+ * see the lists otherwise commits first (insert_flush() in lists.c).
  */
 struct cache_ext_insert {
 	struct folio *folio;
