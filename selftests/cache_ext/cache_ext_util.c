@@ -280,14 +280,65 @@ int write_str(const char *path, const char *val)
 	return write_text(path, (char *)val, strlen(val)) < 0 ? -errno : 0;
 }
 
+/* The parameters this process changed, with the values they had. */
+static struct {
+	char name[32];
+	char was[32];
+} saved_params[8];
+static int nr_saved_params;
+
+static void core_param_path(char path[PATH_MAX], const char *name)
+{
+	snprintf(path, PATH_MAX, "/sys/module/cache_ext/parameters/%.64s",
+		 name);
+}
+
+static void save_core_param(const char *name)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int i;
+
+	for (i = 0; i < nr_saved_params; i++)
+		if (!strcmp(saved_params[i].name, name))
+			return;
+	if (nr_saved_params == (int)(sizeof(saved_params) / sizeof(saved_params[0])))
+		return;
+	core_param_path(path, name);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(saved_params[i].was, sizeof(saved_params[i].was), f)) {
+		saved_params[i].was[strcspn(saved_params[i].was, "\n")] = '\0';
+		snprintf(saved_params[i].name, sizeof(saved_params[i].name),
+			 "%s", name);
+		nr_saved_params++;
+	}
+	fclose(f);
+}
+
 int set_core_param(const char *name, long val)
 {
-	char path[256], buf[32];
+	char path[PATH_MAX], buf[32];
 
-	snprintf(path, sizeof(path), "/sys/module/cache_ext/parameters/%s",
-		 name);
+	save_core_param(name);
+	core_param_path(path, name);
 	snprintf(buf, sizeof(buf), "%ld", val);
 	return write_str(path, buf);
+}
+
+int restore_core_params(void)
+{
+	char path[PATH_MAX];
+	int i, ret = 0, err;
+
+	for (i = 0; i < nr_saved_params; i++) {
+		core_param_path(path, saved_params[i].name);
+		err = write_str(path, saved_params[i].was);
+		ret = ret ?: err;
+	}
+	nr_saved_params = 0;
+	return ret;
 }
 
 struct bpf_link *attach_hostile(uint64_t cgroup_id, const char *name,

@@ -125,8 +125,17 @@ int trace_unbind_registry(const char *policy, long *tracked, long *bytes);
 /* Write the string @val to @path: 0 or -errno (of the write itself). */
 int write_str(const char *path, const char *val);
 
-/* Write @val to /sys/module/cache_ext/parameters/@name. */
+/*
+ * Write @val to /sys/module/cache_ext/parameters/@name, remembering the
+ * value it had the first time this process changed it.
+ */
 int set_core_param(const char *name, long val);
+/*
+ * Give every parameter set_core_param() changed back the value it had
+ * (the boot's: make check-debug boots with larger budgets), for
+ * teardowns.  Returns 0 or the first write's -errno.
+ */
+int restore_core_params(void);
 
 struct bpf_map;
 struct hostile;

@@ -94,7 +94,7 @@ FIXTURE_TEARDOWN(evict)
 		free(self->cg);
 	}
 	set_lru_gen(1);
-	set_core_param("evict_budget_ms", 200);
+	restore_core_params();
 }
 
 /* Read files A, B, C in that order, checking every page. */

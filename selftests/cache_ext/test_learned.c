@@ -69,7 +69,7 @@ FIXTURE_TEARDOWN(learned)
 	char out[256];
 
 	run_cmd(out, sizeof(out), "%s model unload learned", getenv("CACHECTL"));
-	set_core_param("evict_budget_ms", 200);
+	restore_core_params();
 	unlink(self->p);
 	unlink(self->s);
 	unlink(self->log);
@@ -242,7 +242,7 @@ static long long measure_zipf(struct __test_metadata *_metadata,
  * hold-out AUC is 0.56-0.62, near min_auc: min_auc=0 keeps the test about
  * scoring.
  */
-TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 300)
+TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 900)
 {
 	const char *rank_knobs = "oversample=20 min_auc=0";
 	char summary[256] = "";
@@ -291,7 +291,7 @@ TEST_F_TIMEOUT(learned, ties_lfu_on_zipf, 300)
 		lfu += l;
 		rank += r;
 	}
-	set_core_param("evict_budget_ms", 200);
+	restore_core_params();
 	TH_LOG("disk reads, three runs each: lfu %lld, ml_rank 20x %lld (%+.1f%%)",
 	       lfu, rank,
 	       (double)(rank - lfu) * 100 / lfu);

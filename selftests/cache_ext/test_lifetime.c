@@ -72,7 +72,7 @@ FIXTURE_TEARDOWN(lifetime)
 		kill(self->reader, SIGKILL);
 		waitpid(self->reader, NULL, 0);
 	}
-	set_core_param("evict_budget_ms", 200);
+	restore_core_params();
 	for (i = 0; i < NR_FILES; i++)
 		unlink(self->files[i]);
 	if (self->cg) {
@@ -242,7 +242,7 @@ TEST_F_TIMEOUT(lifetime, unregister_while_ejecting, 600)
 	EXPECT_GT(raced, ROUNDS / 2);
 	EXPECT_GT(trace_count("cache_ext_eject:", "policy=hostile_spin ",
 			      "(evict_folios() over its time budget)", NULL), 0);
-	ASSERT_EQ(set_core_param("evict_budget_ms", 200), 0);
+	ASSERT_EQ(restore_core_params(), 0);
 
 	ASSERT_TRUE(reader_alive(self->reader));
 	kill(self->reader, SIGKILL);

@@ -819,16 +819,21 @@ static const char *timed_name(enum cache_ext_timed cb)
  * eviction, slow: the time of a binding's slow calls is also counted over
  * one-second windows, and a binding whose calls of one kind take more than
  * rate_budget_ms of a window is ejected.  A slow call is one that takes a
- * millisecond or more for an event callback, ten for evict_folios().  Not
- * shorter calls: in an emulated machine under load, correct policies'
- * short calls can add up to half of a CPU that does little but insert
- * folios (get_scan under a scan was ejected for its event callbacks' time
- * in a test run beside a debug VM when every call counted), and reclaim
- * asks for evict_folios() as often as memory is short, which in such a
- * machine can keep a correct policy's eviction running most of the time
- * (lfu's make run moves pages at 0.41x the kernel's rate, at about half a
- * millisecond a call).  The kernel's own LRU isolates a batch in
- * microseconds; ten milliseconds for one is slow in any machine.
+ * two-hundredth of its per-call budget or more for an event callback (a
+ * millisecond at the default 200 ms), a twentieth for evict_folios() (ten
+ * milliseconds).  Not shorter calls: in an emulated machine under load,
+ * correct policies' short calls can add up to half of a CPU that does
+ * little but insert folios (get_scan under a scan was ejected for its
+ * event callbacks' time in a test run beside a debug VM when every call
+ * counted), and reclaim asks for evict_folios() as often as memory is
+ * short, which in such a machine can keep a correct policy's eviction
+ * running most of the time (lfu's make run moves pages at 0.41x the
+ * kernel's rate, at about half a millisecond a call).  The kernel's own
+ * LRU isolates a batch in microseconds; ten milliseconds for one is slow
+ * in any machine.  The threshold follows the budget so that one knob
+ * scales a slower machine: under KASAN and lockdep, in an emulated machine
+ * beside a kernel build, get_scan's calls (a list move on every access)
+ * took a millisecond often enough to be ejected at the default budget.
  *
  * The event callbacks are windowed per CPU, so that a hit or an insertion
  * writes no shared cacheline; their share of the machine is their share
@@ -857,10 +862,11 @@ module_param_cb(rate_budget_ms, &rate_budget_ops, &rate_budget_ms, 0644);
 MODULE_PARM_DESC(rate_budget_ms,
 		 "ms of each second one kind of a policy's slow callbacks may take (1-1000; 1000: no bound)");
 
-/* The shortest call note_rate() counts. */
+/* The shortest call note_rate() counts: a fraction of the call's budget. */
 static inline u64 rate_min_ns(enum cache_ext_timed cb)
 {
-	return cb == CACHE_EXT_T_EVICT ? 10 * NSEC_PER_MSEC : NSEC_PER_MSEC;
+	return READ_ONCE(cache_ext_budget(cb)->ns) /
+	       (cb == CACHE_EXT_T_EVICT ? 20 : 200);
 }
 
 static void note_rate(struct cache_ext_binding *binding,
