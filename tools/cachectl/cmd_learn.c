@@ -130,7 +130,7 @@ int cmd_learn(int argc, char **argv)
 	struct bpf_object *obj = NULL;
 	struct bpf_link *link = NULL;
 	struct ring_buffer *rb = NULL;
-	const volatile __u64 *nr_dropped;
+	volatile __u64 *drops_pending;
 	unsigned long long start, window_end, end = 0;
 	int c, nr_windows = 3, nr_logs = 0, nr_sets = 0, i, window = 0;
 	int ret = EXIT_FAIL;
@@ -210,7 +210,7 @@ int cmd_learn(int argc, char **argv)
 	obj = recording_policy_load(objpath, sets, nr_sets + 2, 8 << 20, &ops);
 	if (!obj)
 		goto out;
-	nr_dropped = setvar_addr(obj, "nr_dropped", NULL);
+	drops_pending = setvar_addr(obj, "drops_pending", NULL);
 	rb = ring_buffer__new(bpf_map__fd(bpf_object__find_map_by_name(obj, "lc_events")),
 			      recorder_on_event, &rec, NULL);
 	link = rb ? struct_ops_attach(ops, cg) : NULL;
@@ -235,16 +235,12 @@ int cmd_learn(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/window.%d.lclog", dir, window);
 		if (recorder_open(&rec, path, cg))
 			goto out;
-		rec.drops_seen = nr_dropped ? *nr_dropped : 0;
 		window_end = now_ns() + (unsigned long long)(every * 1e9);
 		if (end && window_end > end)
 			window_end = end;
-		while (!stop && !rec.error && now_ns() < window_end) {
-			ring_buffer__poll(rb, 100);
-			recorder_drops(&rec, nr_dropped);
-		}
-		ring_buffer__consume(rb);
-		recorder_drops(&rec, nr_dropped);
+		while (!stop && !rec.error && now_ns() < window_end)
+			recorder_drain(&rec, rb, 10);
+		recorder_finish(&rec, rb, drops_pending);
 		if (recorder_close(&rec, path))
 			goto out;
 

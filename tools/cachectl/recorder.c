@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The trace log of a recording policy's ring buffer (recorder.h). */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,9 +46,11 @@ int recorder_open(struct recorder *r, const char *path, const char *cg_path)
 		ctl_warn("cannot create %s: %s", path, strerror(errno));
 		return -errno;
 	}
+	/* Written a megabyte at a time: fewer system calls for the drain. */
+	setvbuf(r->out, NULL, _IOFBF, 1 << 20);
 	hdr.version = LC_LOG_VERSION;
 	hdr.header_size = sizeof(hdr);
-	hdr.record_size = sizeof(struct lc_event);
+	hdr.record_size = sizeof(struct lc_record);
 	hdr.page_size = getpagesize();
 	hdr.clock = LC_CLOCK_MONOTONIC;
 	hdr.nr_features = LC_NR_FEATURES;
@@ -63,33 +67,51 @@ int recorder_open(struct recorder *r, const char *path, const char *cg_path)
 
 int recorder_on_event(void *ctx, void *data, size_t size)
 {
+	const struct lc_record *rec = data;
 	struct recorder *r = ctx;
 
-	if (size != sizeof(struct lc_event)) {
+	if (size < sizeof(*rec) || size != lc_record_size(rec->type)) {
 		r->error = -EPROTO;
 		return -EPROTO;
 	}
-	if (fwrite(data, size, 1, r->out) != 1) {
+	if (fwrite_unlocked(data, size, 1, r->out) != 1) {
 		r->error = -errno;
 		return r->error;
 	}
+	if (rec->type == LC_EV_DROPS) {
+		r->dropped += rec->index;
+		return 0;
+	}
 	r->written++;
-	r->mapped += ((const struct lc_event *)data)->type == LC_EV_MAPPED;
+	r->mapped += rec->type == LC_EV_MAPPED;
 	return 0;
 }
 
-void recorder_drops(struct recorder *r, const volatile __u64 *nr_dropped)
-{
-	struct lc_event ev = { .type = LC_EV_DROPS };
+/* At most this many records a drain: the loop must come round to stop. */
+#define DRAIN_MAX	(1 << 16)
 
-	if (!nr_dropped || *nr_dropped == r->drops_seen)
+void recorder_drain(struct recorder *r, struct ring_buffer *rb, int timeout_ms)
+{
+	struct epoll_event ev;
+
+	/* Woken early only by a ring a quarter full: take it in a batch. */
+	epoll_wait(ring_buffer__epoll_fd(rb), &ev, 1, timeout_ms);
+	ring_buffer__consume_n(rb, DRAIN_MAX);
+}
+
+void recorder_finish(struct recorder *r, struct ring_buffer *rb,
+		     volatile __u64 *drops_pending)
+{
+	struct lc_record rec = { .type = LC_EV_DROPS };
+
+	ring_buffer__consume(rb);
+	if (!drops_pending)
 		return;
-	ev.time_ns = now_ns();
-	ev.index = *nr_dropped - r->drops_seen;
-	r->dropped += ev.index;
-	r->drops_seen = *nr_dropped;
-	if (fwrite(&ev, sizeof(ev), 1, r->out) != 1)
-		r->error = -errno;
+	rec.index = __atomic_exchange_n(drops_pending, 0, __ATOMIC_SEQ_CST);
+	if (!rec.index)
+		return;
+	rec.time_ns = now_ns();
+	recorder_on_event(r, &rec, sizeof(rec));
 }
 
 int recorder_close(struct recorder *r, const char *path)

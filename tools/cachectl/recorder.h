@@ -15,11 +15,12 @@
 struct bpf_map;
 struct bpf_object;
 
+struct ring_buffer;
+
 struct recorder {
 	FILE *out;
 	unsigned long long written, dropped;	/* events, drops so far */
 	unsigned long long mapped;		/* of @written, LC_EV_MAPPED */
-	unsigned long long drops_seen;		/* nr_dropped at the last record */
 	int error;				/* -errno of the first failure */
 };
 
@@ -29,11 +30,27 @@ struct recorder {
  */
 int recorder_open(struct recorder *r, const char *path, const char *cg_path);
 
-/* ring_buffer__new() callback: one struct lc_event into the log. */
+/*
+ * ring_buffer__new() callback: one record (struct lc_record, or struct
+ * lc_event for a removal) into the log; a drops record is counted.
+ */
 int recorder_on_event(void *ctx, void *data, size_t size);
 
-/* Writes an LC_EV_DROPS record for the drops counted since the last one. */
-void recorder_drops(struct recorder *r, const volatile __u64 *nr_dropped);
+/*
+ * Waits up to @timeout_ms for the ring buffer @rb to fill to its wakeup
+ * mark (lc_emit.bpf.h), then writes what it holds, at most a ring's worth
+ * of records, so that the caller's loop comes round.
+ */
+void recorder_drain(struct recorder *r, struct ring_buffer *rb, int timeout_ms);
+
+/*
+ * Once the policy is detached (or a window ends): writes what @rb still
+ * holds, then takes the drops no event followed from @drops_pending (the
+ * policy's drops_pending, mmaped; NULL: none) and writes them as a drops
+ * record.
+ */
+void recorder_finish(struct recorder *r, struct ring_buffer *rb,
+		     volatile __u64 *drops_pending);
 
 /* Flushes and closes the log; 0, or -errno with a message printed. */
 int recorder_close(struct recorder *r, const char *path);

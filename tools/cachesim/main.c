@@ -14,6 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/types.h>
+
+#include "lc_trace.h"
 #include "oracles.h"
 #include "sim.h"
 
@@ -83,6 +86,8 @@ static const char usage_text[] =
 "                      prefetch_evicted); belady, oracle and lfu_ideal\n"
 "                      ignore it\n"
 "  -o, --output F      table (default) or tsv\n"
+"  --allow-drops       simulate an lclog that lost over 0.1% of its events\n"
+"                      in recording (refused otherwise: not the workload's)\n"
 "  -h, --help          this text\n"
 "\n"
 "Traces: csv (time_us,R|W,offset_bytes,size_bytes), text (KEY [r|w|m\n"
@@ -436,6 +441,7 @@ int main(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "readahead", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "allow-drops", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -447,7 +453,7 @@ int main(int argc, char **argv)
 	struct sim_trace t;
 	struct outcome *out;
 	char err[512], *list, *p, *save;
-	int c;
+	int c, allow_drops = 0;
 
 	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:e:T:r:j:a:o:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -516,6 +522,9 @@ int main(int argc, char **argv)
 			}
 			output = optarg;
 			break;
+		case 'D':
+			allow_drops = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -538,6 +547,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cachesim: %s: no accesses in the trace\n", argv[optind]);
 		return 1;
 	}
+	if (t.dropped_ppm > LC_DROPS_MAX_PPM && !allow_drops) {
+		fprintf(stderr, "cachesim: %s lost %llu events in recording (%.2f%%, over %.1f%%): its string is not the workload's; record it again (cachectl trace --ring-kib) or pass --allow-drops\n",
+			argv[optind], t.dropped, t.dropped_ppm / 1e4,
+			LC_DROPS_MAX_PPM / 1e4);
+		return 1;
+	}
+	if (t.dropped)
+		fprintf(stderr, "cachesim: %s lost %llu events in recording (%.3f%%)\n",
+			argv[optind], t.dropped, t.dropped_ppm / 1e4);
 	list = strdup(size_arg);
 	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (nr_sizes == MAX_SIZES || parse_size(p, t.nr_unique, &sizes[nr_sizes])) {

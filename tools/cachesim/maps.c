@@ -335,6 +335,13 @@ void *cachesim_ringbuf_reserve(struct cachesim_map *m, unsigned long long size,
 	return m->values;
 }
 
+/* Written as submitted: the ring is always empty. */
+unsigned long long cachesim_ringbuf_query(struct cachesim_map *m,
+					  unsigned long long flags)
+{
+	return flags == BPF_RB_RING_SIZE ? m->def.max_entries : 0;
+}
+
 void bpf_ringbuf_submit(void *data, unsigned long long flags)
 {
 	sim_record_write(data, reserved);

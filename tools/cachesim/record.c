@@ -36,7 +36,10 @@ int sim_record_open(const char *path, unsigned long long cache_pages,
 
 void sim_record_write(const void *data, size_t size)
 {
-	if (out && !failed && (size != sizeof(struct lc_event) ||
+	const struct lc_record *rec = data;
+
+	if (out && !failed && (size < sizeof(*rec) ||
+			       size != lc_record_size(rec->type) ||
 			       fwrite(data, size, 1, out) != 1))
 		failed = 1;
 }
@@ -48,8 +51,8 @@ int sim_record_close(char *err, size_t len)
 	if (!out)
 		return 0;
 	if (fclose(out) || failed) {
-		snprintf(err, len, "writing the record failed (records of %zu bytes expected)",
-			 sizeof(struct lc_event));
+		snprintf(err, len, "writing the record failed (records of %zu bytes, removals of %zu, expected)",
+			 sizeof(struct lc_record), sizeof(struct lc_event));
 		ret = -EIO;
 	}
 	out = NULL;

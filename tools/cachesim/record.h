@@ -7,7 +7,7 @@
 
 int sim_record_open(const char *path, unsigned long long cache_pages,
 		    char *err, size_t len);
-/* One submitted record; records other than struct lc_event fail the log. */
+/* One submitted record; a size other than its type's fails the log. */
 void sim_record_write(const void *data, size_t size);
 int sim_record_close(char *err, size_t len);
 

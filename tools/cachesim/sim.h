@@ -44,6 +44,9 @@ struct sim_trace {
 	uint64_t nr_accesses;	/* reads and writes (not SIM_INSERT) */
 	uint64_t nr_unique;	/* distinct pages */
 	int timed;		/* the trace has its own timestamps */
+	/* An lclog's events lost in recording, and per million recorded. */
+	unsigned long long dropped;
+	double dropped_ppm;
 	char format[8];		/* csv, text, lclog */
 };
 

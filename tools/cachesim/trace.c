@@ -277,6 +277,8 @@ static int read_lclog(const char *path, struct sim_trace *t, char *err,
 	int ret = lclog_read(path, &ev, err, len);
 
 	t->timed = 1;
+	t->dropped = ev.dropped;
+	lc_events_dropped_too_many(&ev, &t->dropped_ppm);
 	for (i = 0; !ret && i < ev.nr; i++) {
 		const struct lc_event *e = &ev.ev[i];
 

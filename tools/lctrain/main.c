@@ -26,7 +26,8 @@
 
 static const char usage[] =
 "usage: lctrain [-o model.json] [--rows eviction|access] [--horizon-ms MS]\n"
-"               [--holdout F] [--epochs N] [--seed N] [--scale N] LOG...\n"
+"               [--holdout F] [--epochs N] [--seed N] [--scale N]\n"
+"               [--allow-drops] LOG...\n"
 "       lctrain --synthetic ROWS [--epochs N]\n"
 "\n"
 "Trains the LearnedCache perceptron on trace logs written by\n"
@@ -45,7 +46,10 @@ static const char usage[] =
 "  --seed N              order of the rows (1); same seed, same model\n"
 "  --scale N             weight scale of the integer model (1000)\n"
 "  --synthetic ROWS      train on ROWS generated rows and report the time\n"
-"Exit status: 0 trained, 1 failed (bad log, no evictions), 2 usage.\n";
+"  --allow-drops         train on logs that lost over 0.1% of their events\n"
+"                        in recording (refused otherwise: not the workload's)\n"
+"Exit status: 0 trained, 1 failed (bad log, too many drops, no\n"
+"evictions), 2 usage.\n";
 
 static double seconds(const struct timespec *a, const struct timespec *b)
 {
@@ -130,14 +134,15 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "scale", required_argument, NULL, 'S' },
 		{ "synthetic", required_argument, NULL, 'y' },
+		{ "allow-drops", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	struct lc_train_opts topts = { .epochs = 3, .batch = 256, .lr = 0.05, .seed = 1 };
 	const char *output = "model.json";
-	double holdout = 0.2, horizon_ms = 0;
+	double holdout = 0.2, horizon_ms = 0, ppm;
 	long long scale = 1000;
-	int per_access = 0;
+	int per_access = 0, allow_drops = 0;
 	const char *baseline = NULL;
 	size_t synth = 0, n_train;
 	struct lc_events ev = { 0 };
@@ -192,6 +197,9 @@ int main(int argc, char **argv)
 			if (*end || !synth)
 				goto bad;
 			break;
+		case 'D':
+			allow_drops = 1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -216,6 +224,12 @@ int main(int argc, char **argv)
 				fprintf(stderr, "lctrain: %s\n", err);
 				return 1;
 			}
+		}
+		if (lc_events_dropped_too_many(&ev, &ppm) && !allow_drops) {
+			fprintf(stderr, "lctrain: events %zu from %u log(s), %llu dropped (%.2f%% of them, over %.1f%%): the recording is not the workload's; record it again (cachectl trace --ring-kib) or pass --allow-drops\n",
+				ev.nr, ev.nr_logs, ev.dropped, ppm / 1e4,
+				LC_DROPS_MAX_PPM / 1e4);
+			return 1;
 		}
 		build = per_access ? dataset_build_accesses : dataset_build;
 		if (build(&ev, horizon_ms * 1e6, &ds)) {

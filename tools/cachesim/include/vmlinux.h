@@ -56,6 +56,16 @@ enum {
 	BPF_EXIST = 2,
 };
 
+enum {
+	BPF_RB_NO_WAKEUP = 1,
+	BPF_RB_FORCE_WAKEUP = 2,
+};
+
+enum {
+	BPF_RB_AVAIL_DATA = 0,
+	BPF_RB_RING_SIZE = 1,
+};
+
 /* Folio flags a policy tests (cache_ext_folio_busy()). */
 enum pageflags {
 	PG_locked = 0,

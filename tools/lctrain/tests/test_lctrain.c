@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -310,14 +311,28 @@ static void test_bad_logs(const char *dir)
 	      "log: wrong magic: %s", err);
 
 	lclog_header_init(&hdr);
-	hdr.version = 4;
+	hdr.version = 5;
 	lclog_write(path, &hdr, ev, 2);
-	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL && strstr(err, "version 4"),
+	check(lclog_read(path, &out, err, sizeof(err)) == -EINVAL && strstr(err, "version 5"),
 	      "log: another version: %s", err);
+
+	/* Version 3: every record 112 bytes, features or not. */
+	lclog_header_init(&hdr);
+	hdr.version = 3;
+	hdr.record_size = sizeof(struct lc_event);
+	ev[1].features[2] = 77;
+	lclog_write(path, &hdr, ev, 2);
+	check(!lclog_read(path, &out, err, sizeof(err)) && out.nr == 2 &&
+	      out.ev[1].features[2] == 77 && out.recorded == 2,
+	      "log: version 3 is read: %s", err);
+	lc_events_free(&out);
+	memset(&out, 0, sizeof(out));
+	ev[1].features[2] = 0;
 
 	/* Version 2 is version 3 without mapped uses. */
 	lclog_header_init(&hdr);
 	hdr.version = 2;
+	hdr.record_size = sizeof(struct lc_event);
 	lclog_write(path, &hdr, ev, 2);
 	check(!lclog_read(path, &out, err, sizeof(err)) && out.nr == 2,
 	      "log: version 2 is read: %s", err);
@@ -488,6 +503,57 @@ static void test_access_rows(void)
 	}
 }
 
+/*
+ * Version 4: a removal written with its features (112 bytes), every other
+ * event without (32); read back as events, the drops summed apart, and a
+ * recording refused once its drops pass LC_DROPS_MAX_PPM of its events.
+ */
+static void test_compact_log(const char *dir)
+{
+	struct lc_event ev[5] = {
+		{ .type = LC_EV_INSERT, .ino = 3, .index = 1 },
+		{ .type = LC_EV_MAPPED, .ino = 3, .index = 1 },
+		{ .type = LC_EV_DROPS, .index = 2 },
+		{ .type = LC_EV_EVICT, .ino = 3, .index = 1,
+		  .features = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 } },
+		{ .type = LC_EV_ACCESS, .ino = 4, .index = 9 },
+	};
+	struct lc_log_header hdr;
+	struct lc_events out = { 0 };
+	char path[512], err[256] = "";
+	struct stat st;
+	int too_many;
+	double ppm;
+
+	snprintf(path, sizeof(path), "%s/compact.lclog", dir);
+	lclog_header_init(&hdr);
+	check(hdr.version == 4 && hdr.record_size == 32, "log: version 4 header");
+	lclog_write(path, &hdr, ev, 5);
+	if (stat(path, &st))
+		st.st_size = -1;
+	check(st.st_size == (off_t)(sizeof(hdr) + 4 * 32 + 112),
+	      "log: version 4 records are 32 bytes, a removal 112 (file %lld bytes)",
+	      (long long)st.st_size);
+	check(!lclog_read(path, &out, err, sizeof(err)) && out.nr == 5 &&
+	      out.ev[3].type == LC_EV_EVICT && out.ev[3].features[9] == 10 &&
+	      out.ev[4].index == 9 && !out.ev[4].features[0],
+	      "log: version 4 read back: %s", err);
+	check(out.recorded == 4 && out.dropped == 2,
+	      "log: 4 events recorded, 2 dropped (%llu, %llu)", out.recorded,
+	      out.dropped);
+	too_many = lc_events_dropped_too_many(&out, &ppm);
+	check(too_many && ppm > 333333 && ppm < 333334,
+	      "log: 2 of 6 events lost is too many (%.0f per million)", ppm);
+	out.recorded = 999000;
+	out.dropped = 999;
+	too_many = lc_events_dropped_too_many(&out, &ppm);
+	check(!too_many, "log: 0.0999%% lost is within the bound (%.0f ppm)", ppm);
+	out.dropped = 1001;
+	check(lc_events_dropped_too_many(&out, NULL), "log: 0.1002%% lost is not");
+	lc_events_free(&out);
+	unlink(path);
+}
+
 int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/lctrain.XXXXXX";
@@ -502,6 +568,7 @@ int main(int argc, char **argv)
 	test_bins();
 	test_learning(dir);
 	test_bad_logs(dir);
+	test_compact_log(dir);
 	test_same_page_linear();
 	test_access_rows();
 	rmdir(dir);

@@ -84,6 +84,8 @@ long cachesim_map_for_each(struct cachesim_map *m, void *cb, void *ctx,
 			   unsigned long long flags);
 void *cachesim_ringbuf_reserve(struct cachesim_map *m, unsigned long long size,
 			       unsigned long long flags);
+unsigned long long cachesim_ringbuf_query(struct cachesim_map *m,
+					  unsigned long long flags);
 
 #define bpf_map_lookup_elem(map, key)					\
 	cachesim_map_lookup(cachesim_map_of((map), __cachesim_def(map)), (key))
@@ -98,6 +100,10 @@ void *cachesim_ringbuf_reserve(struct cachesim_map *m, unsigned long long size,
 #define bpf_ringbuf_reserve(map, size, flags)				\
 	cachesim_ringbuf_reserve(cachesim_map_of((map), __cachesim_rb_def(map)), \
 				 (size), (flags))
+
+#define bpf_ringbuf_query(map, flags)					\
+	cachesim_ringbuf_query(cachesim_map_of((map), __cachesim_rb_def(map)), \
+			       (flags))
 
 void bpf_ringbuf_submit(void *data, unsigned long long flags);
 void bpf_ringbuf_discard(void *data, unsigned long long flags);
