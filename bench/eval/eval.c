@@ -461,6 +461,7 @@ static int record_refs(const char *exp, struct ycsb_args *a)
 {
 	const char *cachectl = getenv("CACHECTL"), *out = getenv("CACHE_EXT_OUT");
 	char log[PATH_MAX], summary[256] = "", what[128];
+	unsigned long long events, dropped;
 	int ret;
 
 	if (!out || !cachectl || !listed(sc->refs_exps, exp))
@@ -472,6 +473,12 @@ static int record_refs(const char *exp, struct ycsb_args *a)
 	ret = trace_ycsb("eval_refs", cachectl, a, log, summary, sizeof(summary));
 	snprintf(what, sizeof(what), "%s: reference string for cachesim", a->workload);
 	progress(exp, 0, 0, what, ret ? "FAILED" : summary);
+	/* What it holds and lost, for the room table (cachesim refuses >0.1%). */
+	if (!ret && sscanf(summary, "recorded %llu events, %llu dropped",
+			   &events, &dropped) == 2) {
+		csv_row(exp, a->workload, "sim:recording", 0, "events", events);
+		csv_row(exp, a->workload, "sim:recording", 0, "dropped", dropped);
+	}
 	return ret;
 }
 

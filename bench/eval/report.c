@@ -848,6 +848,72 @@ static void print_follows(FILE *md, const char *exp)
 
 /* Below this, Belady's misses are too close to LRU's for any policy to win. */
 #define ROOM_MIN	0.05
+/* A recording that lost more is not the workload's (LC_DROPS_MAX_PPM). */
+#define ROOM_MAX_LOST	0.001
+/* advise agrees with measurement when its pick reads this close to the best. */
+#define ADVISE_WITHIN	0.03
+
+/*
+ * What the recording of @wl's reference string lost (rows of setup
+ * "sim:recording": its events and drops, as cachectl trace counted them);
+ * over LC_DROPS_MAX_PPM (0.1%) cachesim refuses it, and the row says so.
+ */
+static void recording_line(FILE *md, const char *exp, const char *wl)
+{
+	struct stat3 ev = stats(exp, wl, "sim:recording", "events");
+	struct stat3 dr = stats(exp, wl, "sim:recording", "dropped");
+	double lost;
+
+	if (!ev.n || !dr.n)
+		return;
+	lost = ev.med + dr.med > 0 ? dr.med / (ev.med + dr.med) : 0;
+	fprintf(md, "\n- %s: the recording holds %.0f events and lost %.0f (%.3f%%)%s\n",
+		wl, ev.med, dr.med, 100 * lost,
+		lost > ROOM_MAX_LOST ?
+		": **not the workload's**, cachesim refused it" : "");
+}
+
+/*
+ * What cachectl advise would pick for @wl (the policy of fewest simulated
+ * misses, lru standing for kernel-lru) among the policies also measured
+ * here, next to the one measured with the fewest disk reads, and whether
+ * the pick is within ADVISE_WITHIN of it.
+ */
+static void advise_line(FILE *md, const char *exp, const char *wl,
+			const char *const *setups, int ns)
+{
+	const char *pick = NULL, *best = NULL;
+	double pick_sim = 0, pick_reads = 0, best_reads = 0;
+	int s;
+
+	for (s = 0; s < ns; s++) {
+		const char *p = setups[s], *m;
+		struct stat3 sp, mp;
+
+		if (!is_simulated(p))
+			continue;
+		m = strcmp(p, "sim:lru") ? p + 4 : "kernel-lru";
+		sp = stats(exp, wl, p, "sim_miss_ratio");
+		mp = stats(exp, wl, m, reads_metric(exp));
+		if (!sp.n || !mp.n)
+			continue;
+		if (!pick || sp.med < pick_sim) {
+			pick = m;
+			pick_sim = sp.med;
+			pick_reads = mp.med;
+		}
+		if (!best || mp.med < best_reads) {
+			best = m;
+			best_reads = mp.med;
+		}
+	}
+	if (!pick || best_reads <= 0)
+		return;
+	fprintf(md, "\n- %s: advise would pick **%s** (fewest simulated misses of the policies measured here); measured fewest disk reads: **%s**; %s's reads are %+.1f%% of %s's: %s\n",
+		wl, pick, best, pick, 100 * (pick_reads / best_reads - 1), best,
+		pick_reads <= best_reads * (1 + ADVISE_WITHIN) ?
+		"advise agrees (within 3%)" : "**advise picks wrong**");
+}
 
 /*
  * The room each workload of @exp leaves (scripts/eval.sh ran cachesim on
@@ -865,7 +931,8 @@ static void room_section(FILE *md, const char *exp)
 	size_t b;
 
 	for (w = 0; w < nw; w++)
-		any |= stats(exp, wls[w], "sim:lru", "sim_miss_ratio").n;
+		any |= stats(exp, wls[w], "sim:lru", "sim_miss_ratio").n |
+		       stats(exp, wls[w], "sim:recording", "events").n;
 	if (!any)
 		return;
 	fprintf(md, "\n**%s: the room each workload leaves** (cachesim on the workload's page-reference string, recorded once on kernel-lru, at the cgroup's file-page capacity: each policy's simulated misses over simulated LRU's, then its measured disk reads over kernel-lru's; the bounds are Belady's MIN, an oracle keeping the pages the whole string uses most, and LFU counting the whole past. A simulated miss is a page inserted: readahead and pages created by writes count, so the per-access figure can exceed 1 on a workload that writes, and there the same written pages add to every policy's misses and bring the ratios towards 1)\n\n| policy |",
@@ -880,7 +947,8 @@ static void room_section(FILE *md, const char *exp)
 		const char *p = setups[s];
 
 		if (!is_simulated(p) || !strcmp(p, "sim:belady") ||
-		    !strcmp(p, "sim:oracle") || !strcmp(p, "sim:lfu_ideal"))
+		    !strcmp(p, "sim:oracle") || !strcmp(p, "sim:lfu_ideal") ||
+		    !strcmp(p, "sim:recording"))
 			continue;
 		fprintf(md, "| %s |", p + 4);
 		for (w = 0; w < nw; w++) {
@@ -923,6 +991,8 @@ static void room_section(FILE *md, const char *exp)
 		struct stat3 sb = stats(exp, wls[w], "sim:belady", "sim_miss_ratio");
 		double room;
 
+		recording_line(md, exp, wls[w]);
+		advise_line(md, exp, wls[w], setups, ns);
 		if (!sl.n || !sb.n || sl.med <= 0)
 			continue;
 		room = 1 - sb.med / sl.med;

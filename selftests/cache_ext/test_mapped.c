@@ -8,6 +8,9 @@
  *		with cache_ext.mapped_accesses=0
  *   trace_records_mapped_uses_for_the_simulator  cachectl trace records
  *		them (LC_EV_MAPPED) and cachesim replays them as mapped uses
+ *   trace_keeps_up_with_eight_mapped_readers  eight processes fault a
+ *		file three times the cgroup through mappings beside eight
+ *		that compute: the recording loses at most 0.1% of its events
  *   mapped_hot_set_beside_a_read_stream  a hot set used through mmap
  *		beside a cold stream read with read(), its data verified
  *		on every use while it is evicted and faulted back, under
@@ -30,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +41,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -337,6 +342,134 @@ TEST_F_TIMEOUT(mapped, trace_records_mapped_uses_for_the_simulator, 300)
 	TH_LOG("cachesim (lfu, 256 pages) found and reported %llu mapped uses",
 	       sim_mapped);
 	EXPECT_GT(sim_mapped, 0);
+	unlink(log);
+}
+
+#define KEEPUP_READERS	8
+#define KEEPUP_PASSES	3
+
+/*
+ * One of KEEPUP_READERS: KEEPUP_PASSES times through @path's STREAM_PAGES
+ * through a shared mapping, from its own eighth of the file on: faults,
+ * read-around and reclaim in the cgroup, as LevelDB's reads through mmap
+ * make them.  Each page is checked by its first word, which names it
+ * (make_file()'s pattern): checking all of it (check_page()) spent the
+ * readers' CPU on memcmp() and halved the rate of events.
+ */
+static int keepup_reader(const char *path, int nr)
+{
+	size_t len = (size_t)STREAM_PAGES * PAGE_SZ;
+	int fd = open(path, O_RDONLY), pass, i;
+	char *map;
+
+	if (fd < 0)
+		return -1;
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	for (pass = 0; pass < KEEPUP_PASSES; pass++) {
+		for (i = 0; i < STREAM_PAGES; i++) {
+			int page = (i + nr * STREAM_PAGES / KEEPUP_READERS) %
+				   STREAM_PAGES;
+
+			const uint64_t *first = (const void *)(map + (size_t)page * PAGE_SZ);
+
+			if (*first != (uint64_t)page << 20) {
+				munmap(map, len);
+				return -1;
+			}
+		}
+	}
+	munmap(map, len);
+	return 0;
+}
+
+/*
+ * In the cgroup: the KEEPUP_READERS readers of the stream file @arg, and
+ * as many processes that only compute, as LevelDB's threads do between
+ * their reads: every CPU busy, the recorder one task among many.
+ */
+static int keepup_workload(const char *cgroup, void *arg)
+{
+	pid_t pids[KEEPUP_READERS], spinners[KEEPUP_READERS];
+	int i, status, ret = EXIT_SUCCESS;
+
+	for (i = 0; i < KEEPUP_READERS; i++) {
+		spinners[i] = fork();
+		if (!spinners[i])
+			for (;;)
+				;
+	}
+	for (i = 0; i < KEEPUP_READERS; i++) {
+		pids[i] = fork();
+		if (!pids[i])
+			_exit(keepup_reader(arg, i) ? EXIT_FAILURE : EXIT_SUCCESS);
+		if (pids[i] < 0)
+			ret = EXIT_FAILURE;
+	}
+	for (i = 0; i < KEEPUP_READERS; i++)
+		if (pids[i] > 0 && (waitpid(pids[i], &status, 0) != pids[i] ||
+				    !WIFEXITED(status) || WEXITSTATUS(status)))
+			ret = EXIT_FAILURE;
+	for (i = 0; i < KEEPUP_READERS; i++) {
+		if (spinners[i] <= 0) {
+			ret = EXIT_FAILURE;
+			continue;
+		}
+		kill(spinners[i], SIGKILL);
+		waitpid(spinners[i], NULL, 0);
+	}
+	return ret;
+}
+
+/*
+ * The recording of a workload like the evaluation's LevelDB runs (eight
+ * threads reading through mmap, both CPUs busy, every miss an insertion,
+ * an eviction and the mapped uses reclaim finds) loses at most 0.1% of its
+ * events with the default ring buffer: the tracer's events it cannot
+ * record would make the string not the workload's (lctrain and cachesim
+ * refuse such a log).  It records 20,000-43,000 events a second here
+ * (make eval-leveldb's YCSB C: 47,000).  What it does not reproduce: the
+ * recorder before it kept up (version 3 records, a wakeup per event,
+ * stdio's buffer, the workload's priority) lost 1.38 M of 2.77 M events
+ * of make eval-leveldb's YCSB C and 0.68 M of 1.15 M of A, and none now;
+ * on this test it lost none either, with or without the eight processes
+ * that compute (its log on the scratch disk, or with everything on the
+ * 9p share as eval's reference strings are).  So this test holds the
+ * recorder to the rate, not to that cause, which was not isolated.
+ */
+TEST_F_TIMEOUT(mapped, trace_keeps_up_with_eight_mapped_readers, 600)
+{
+	const char *ctl = getenv("CACHECTL");
+	char log[PATH_MAX], summary[512];
+	unsigned long long events, dropped, mapped;
+	struct timespec t0, t1;
+	double secs;
+
+	if (!ctl)
+		SKIP(return, "CACHECTL is not set");
+	ASSERT_EQ(make_file(self->stream, STREAM_PAGES), 0);
+	ASSERT_EQ(drop_file_cache(self->stream), 0);
+	ASSERT_EQ(cg_write(self->cg, "memory.max", "16M"), 0);
+	scratch_path(log, sizeof(log), "keepup.lclog");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(run_traced(ctl, self->cg, log, "oversample=1", 0,
+			     keepup_workload, self->stream, summary,
+			     sizeof(summary)), 0)
+		TH_LOG("%s", summary);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	summary[strcspn(summary, "\n")] = '\0';
+	ASSERT_EQ(sscanf(summary, "recorded %llu events, %llu dropped, to %*s (%llu uses through mappings)",
+			 &events, &dropped, &mapped), 3)
+		TH_LOG("cachectl trace said: %s", summary);
+	TH_LOG("%s; %.0f events/s over %.1f s", summary,
+	       (events + dropped) / secs, secs);
+	/* The load it is about: every pass misses most of the file. */
+	EXPECT_GE(events + dropped, (unsigned long long)KEEPUP_READERS *
+				    STREAM_PAGES);
+	EXPECT_LE(dropped * 1000, events + dropped);
 	unlink(log);
 }
 

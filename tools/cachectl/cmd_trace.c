@@ -76,6 +76,7 @@ int cmd_trace(int argc, char **argv)
 	volatile __u64 *drops_pending;
 	unsigned long ring_kib = 0;
 	long nice_value = -10;
+	int nice_before = INT_MIN;
 	char *end;
 	double duration = 0;
 	struct timespec ts;
@@ -167,6 +168,10 @@ int cmd_trace(int argc, char **argv)
 	 * CPUs: at the workload's priority the recorder got too little CPU
 	 * to drain what they produced and the ring buffer overflowed.
 	 */
+	errno = 0;
+	nice_before = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		nice_before = 0;
 	if (setpriority(PRIO_PROCESS, 0, nice_value))
 		ctl_warn("cannot set the recorder's nice value to %ld: %s (recording as is)",
 			 nice_value, strerror(errno));
@@ -195,6 +200,9 @@ int cmd_trace(int argc, char **argv)
 	       rec.written, rec.dropped, output, rec.mapped);
 	ret = 0;
 out:
+	/* What runs after (cachectl advise's cachesim) runs as before. */
+	if (nice_before != INT_MIN)
+		setpriority(PRIO_PROCESS, 0, nice_before);
 	bpf_link__destroy(link);
 	ring_buffer__free(rb);
 	if (rec.out)

@@ -308,6 +308,15 @@ static void test_report(const char *dir)
 		   "admit,u,sim:lru,0,sim_miss_ratio,0.5\n"
 		   "admit,u,sim:lfu,0,sim_miss_ratio,0.25\n"
 		   "admit,u,sim:belady,0,sim_miss_ratio,0.49\n"
+		   "admit,u,sim:recording,0,events,1000000\n"
+		   "admit,u,sim:recording,0,dropped,0\n"
+		   /* A recording that lost 0.5%, simulated anyway. */
+		   "admit,v,kernel-lru,0,disk_reads,1000\n"
+		   "admit,v,lfu,0,disk_reads,1100\n"
+		   "admit,v,sim:lru,0,sim_miss_ratio,0.5\n"
+		   "admit,v,sim:lfu,0,sim_miss_ratio,0.4\n"
+		   "admit,v,sim:recording,0,events,995000\n"
+		   "admit,v,sim:recording,0,dropped,5000\n"
 		   "ycsb,c,sim:lru,0,sim_miss_ratio,0.8\n"
 		   "ycsb,c,sim:belady,0,sim_miss_ratio,0.4\n"
 		   /* Windows of equal disk reads, of different lengths. */
@@ -359,6 +368,13 @@ static void test_report(const char *dir)
 	      "report: Belady within 5%% of LRU: no room");
 	check(strstr(text, "- c: LRU's simulated pages inserted per access 0.8000, Belady's 0.4000: room for a policy (50% fewer") != NULL,
 	      "report: Belady half of LRU: room");
+	check(strstr(text, "- u: the recording holds 1000000 events and lost 0 (0.000%)\n") != NULL &&
+	      strstr(text, "- v: the recording holds 995000 events and lost 5000 (0.500%): **not the workload's**, cachesim refused it") != NULL,
+	      "report: what each recording lost, over 0.1%% not the workload's");
+	check(strstr(text, "- u: advise would pick **lfu** (fewest simulated misses of the policies measured here); measured fewest disk reads: **lfu**; lfu's reads are +0.0% of lfu's: advise agrees (within 3%)") != NULL,
+	      "report: advise's pick is the policy measured with the fewest disk reads");
+	check(strstr(text, "- v: advise would pick **lfu** (fewest simulated misses of the policies measured here); measured fewest disk reads: **kernel-lru**; lfu's reads are +10.0% of kernel-lru's: **advise picks wrong**") != NULL,
+	      "report: advise's pick reads 10%% more than the best: wrong");
 	check(strstr(text, "| 1.37x | 3.00x | 1.10x | e, lfu | **no**: as many disk reads (1.10x) |") != NULL,
 	      "report: three times the throughput at 1.10x the disk reads is not a held claim");
 	check(strstr(text, "| 0.83x | 0.80x | - | u, admit_filter | yes |") != NULL,
