@@ -525,6 +525,26 @@ struct cache_ext_call *cache_ext_current_call(void)
 	return NULL;
 }
 
+/*
+ * Whether @call is over: past its budget, by the clock if @read_clock, or
+ * of a policy ejected since it began (a loop that asks for work ends now).
+ * Once over, it stays over.
+ */
+static bool call_past_budget(struct cache_ext_call *call, bool read_clock)
+{
+	if (call->over)
+		return true;
+	if (call->binding &&
+	    unlikely(atomic_read(&call->binding->policy->eject_reason))) {
+		call->over = true;
+		return true;
+	}
+	if (!read_clock)
+		return false;
+	call->over = cache_ext_call_time(call, cache_ext_clock()) > call->budget;
+	return call->over;
+}
+
 /**
  * cache_ext_call_over_budget - has a callback used its time?
  * @call: the running call, or NULL
@@ -540,20 +560,8 @@ struct cache_ext_call *cache_ext_current_call(void)
  */
 bool cache_ext_call_over_budget(struct cache_ext_call *call)
 {
-	if (!call)
-		return false;
-	if (call->over)
-		return true;
-	/* Ejected meanwhile: a loop that asks for work ends now. */
-	if (call->binding &&
-	    unlikely(atomic_read(&call->binding->policy->eject_reason))) {
-		call->over = true;
-		return true;
-	}
-	if (time_before(jiffies, call->check_from))
-		return false;
-	call->over = cache_ext_call_time(call, cache_ext_clock()) > call->budget;
-	return call->over;
+	return call &&
+	       call_past_budget(call, !time_before(jiffies, call->check_from));
 }
 
 /*
@@ -583,22 +591,12 @@ bool __cache_ext_loop_cancelled(void)
 		return false;
 	/* Not another task's: a callback keeps preemption disabled. */
 	call = this_cpu_read(cache_ext_running);
-	if (!call)
-		return false;
-	if (call->over)
-		return true;
-	if (unlikely(atomic_read(&call->binding->policy->eject_reason))) {
-		call->over = true;
-		return true;
-	}
 	/*
-	 * The clock, not jiffies: they stop while the CPU that advances
-	 * them runs a callback with interrupts off.
+	 * The clock once in LOOP_CLOCK_EVERY, not jiffies: they stop while
+	 * the CPU that advances them runs a callback with interrupts off.
 	 */
-	if (++call->loop_checks % LOOP_CLOCK_EVERY)
-		return false;
-	call->over = cache_ext_call_time(call, cache_ext_clock()) > call->budget;
-	return call->over;
+	return call &&
+	       call_past_budget(call, !(++call->loop_checks % LOOP_CLOCK_EVERY));
 }
 
 /* End every binding of @policy; returns after their exit()s. */
