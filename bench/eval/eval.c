@@ -116,11 +116,13 @@ static const char *const trace_setups =
 /*
  * LevelDB reads through mmap: each policy with the kernel's reports of
  * page-table accessed bits (folio_mapped_accessed()) and without them
- * (@nomap: cache_ext.mapped_accesses=0 for the run).
+ * (@nomap: cache_ext.mapped_accesses=0 for the run).  mru and the mglru
+ * port because cachesim ranks them first on its reference strings
+ * (what cachectl advise would pick), tied with the oracle's bound.
  */
 static const char *const leveldb_setups =
 	"kernel-lru,kernel-mglru,lfu,lfu@nomap,s3fifo,s3fifo@nomap,"
-	"ml_rank,ml_rank@nomap";
+	"ml_rank,ml_rank@nomap,mru,mglru";
 static const char *const learned_setups =
 	"lfu,ml_rank/oversample=10,ml_rank/oversample=20,"
 	"ml_rank/oversample=30,ml_rank/oversample=40";

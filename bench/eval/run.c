@@ -305,7 +305,7 @@ void overlay_umount(const char *mnt)
 void csv_row(const char *exp, const char *workload, const char *setup,
 	     int rep, const char *metric, double value)
 {
-	printf("@csv %s,%s,%s,%d,%s,%.6g\n", exp, workload, setup, rep, metric,
+	printf("@csv %s,%s,%s,%d,%s,%.10g\n", exp, workload, setup, rep, metric,
 	       value);
 	fflush(stdout);
 }
