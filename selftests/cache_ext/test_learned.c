@@ -467,14 +467,15 @@ TEST_F_TIMEOUT(learned, continuous_learning_swaps_the_model_in_place, 600)
 /*
  * A ring buffer of one page cannot keep up with the workload: the drops
  * are counted and written into the log where they happened, the log stays
- * well-formed, and the trainer refuses it (over 0.1% of its events lost:
- * not the workload's) unless told to take it, then sums the same drops.
+ * well-formed, and the trainer refuses it if over 0.1% of its events were
+ * lost (not the workload's) unless told to take it, then sums the same
+ * drops.
  */
 TEST_F_TIMEOUT(learned, trace_counts_drops, 600)
 {
 	unsigned long long recorded = 0, dropped = 0, logged = 0;
 	char *out = self->out, summary[256] = "", *p;
-	int n;
+	int n, ret;
 
 	ASSERT_EQ(drop_file_cache(self->p), 0);
 	ASSERT_EQ(drop_file_cache(self->s), 0);
@@ -487,9 +488,19 @@ TEST_F_TIMEOUT(learned, trace_counts_drops, 600)
 	EXPECT_GT(recorded, 0);
 	TH_LOG("one-page ring buffer: %s", summary);
 
-	EXPECT_NE(run_cmd(out, sizeof(self->out), "%s -o %s %s", getenv("LCTRAIN"),
-			  self->model, self->log), 0) TH_LOG("%s", out);
-	EXPECT_NE(strstr(out, "not the workload's"), NULL) TH_LOG("%s", out);
+	/*
+	 * Refused over 0.1% lost, taken at or below it: how many a one-page
+	 * ring loses depends on how the recorder is scheduled (80 of 82,065
+	 * in one run, 13,195 of 82,791 in another).
+	 */
+	ret = run_cmd(out, sizeof(self->out), "%s -o %s %s", getenv("LCTRAIN"),
+		      self->model, self->log);
+	if (dropped * 1000 > recorded + dropped) {
+		EXPECT_NE(ret, 0) TH_LOG("%s", out);
+		EXPECT_NE(strstr(out, "not the workload's"), NULL) TH_LOG("%s", out);
+	} else {
+		EXPECT_EQ(ret, 0) TH_LOG("%s", out);
+	}
 	/* Told to take it, lctrain reads the log and sums the same drops. */
 	run_cmd(out, sizeof(self->out), "%s --allow-drops -o %s %s",
 		getenv("LCTRAIN"), self->model, self->log);
