@@ -13,11 +13,11 @@
  * ring is a quarter full; otherwise the recorder takes what has come in
  * every few milliseconds, in a batch.
  *
- * Events that do not fit are counted in nr_dropped, and said where they
+ * Events that do not fit are counted in drops_pending and said where they
  * were lost: the next event that fits is preceded by an LC_EV_DROPS
- * record of how many (drops_pending); what is pending when recording
- * ends the recorder takes from drops_pending (an atomic exchange on the
- * mmaped .bss) and writes.
+ * record of how many; what is pending when recording ends the recorder
+ * takes from drops_pending (an atomic exchange on the mmaped .bss) and
+ * writes.
  */
 #ifndef __LC_EMIT_BPF_H
 #define __LC_EMIT_BPF_H
@@ -30,7 +30,7 @@ struct {
 	__uint(max_entries, 4096);
 } lc_events SEC(".maps");
 
-u64 nr_events, nr_dropped, drops_pending;
+u64 drops_pending;
 
 /* Wake the recorder only for a ring at least a quarter full. */
 static __always_inline u64 lc_wakeup(void)
@@ -103,10 +103,8 @@ static void lc_emit(struct folio *folio, u32 type, u64 now)
 		lc_fill(rec, folio, type, now);
 		bpf_ringbuf_submit(rec, lc_wakeup());
 	}
-	__sync_fetch_and_add(&nr_events, 1);
 	return;
 lost:
-	__sync_fetch_and_add(&nr_dropped, 1);
 	__sync_fetch_and_add(&drops_pending, 1);
 }
 

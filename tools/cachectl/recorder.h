@@ -38,8 +38,8 @@ int recorder_on_event(void *ctx, void *data, size_t size);
 
 /*
  * Waits up to @timeout_ms for the ring buffer @rb to fill to its wakeup
- * mark (lc_emit.bpf.h), then writes what it holds, at most a ring's worth
- * of records, so that the caller's loop comes round.
+ * mark (lc_emit.bpf.h), then writes what it holds, at most 65,536
+ * records, so that the caller's loop comes round.
  */
 void recorder_drain(struct recorder *r, struct ring_buffer *rb, int timeout_ms);
 
