@@ -479,8 +479,9 @@ TEST_F_TIMEOUT(learned, trace_counts_drops, 600)
 
 	ASSERT_EQ(drop_file_cache(self->p), 0);
 	ASSERT_EQ(drop_file_cache(self->s), 0);
-	ASSERT_EQ(run_traced(getenv("CACHECTL"), self->cg, self->log, NULL, 4,
-			     periodic_reads, &self->w, summary, sizeof(summary)), 0)
+	ASSERT_EQ(run_traced_starved(getenv("CACHECTL"), self->cg, self->log, 4,
+				     periodic_reads, &self->w, summary,
+				     sizeof(summary)), 0)
 		TH_LOG("%s", summary);
 	n = sscanf(summary, "recorded %llu events, %llu dropped", &recorded, &dropped);
 	ASSERT_EQ(n, 2) TH_LOG("%s", summary);

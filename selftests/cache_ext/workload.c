@@ -204,10 +204,35 @@ int periodic_reads(const char *cgroup, void *arg)
 	return EXIT_SUCCESS;
 }
 
+static int run_traced_at(const char *nice, const char *cachectl,
+			 const char *cgroup, const char *log,
+			 const char *knobs, unsigned int ring_kib,
+			 int (*fn)(const char *cgroup, void *arg), void *arg,
+			 char *summary, size_t len);
+
 int run_traced(const char *cachectl, const char *cgroup, const char *log,
 	       const char *knobs, unsigned int ring_kib,
 	       int (*fn)(const char *cgroup, void *arg), void *arg,
 	       char *summary, size_t len)
+{
+	return run_traced_at("-10", cachectl, cgroup, log, knobs, ring_kib, fn,
+			     arg, summary, len);
+}
+
+int run_traced_starved(const char *cachectl, const char *cgroup,
+		       const char *log, unsigned int ring_kib,
+		       int (*fn)(const char *cgroup, void *arg), void *arg,
+		       char *summary, size_t len)
+{
+	return run_traced_at("19", cachectl, cgroup, log, NULL, ring_kib, fn,
+			     arg, summary, len);
+}
+
+static int run_traced_at(const char *nice, const char *cachectl,
+			 const char *cgroup, const char *log,
+			 const char *knobs, unsigned int ring_kib,
+			 int (*fn)(const char *cgroup, void *arg), void *arg,
+			 char *summary, size_t len)
 {
 	char set[128], ring[32], line[256] = "";
 	int pipefd[2], st, ret = -1;
@@ -225,7 +250,8 @@ int run_traced(const char *cachectl, const char *cgroup, const char *log,
 		dup2(pipefd[1], STDOUT_FILENO);
 		close(pipefd[0]);
 		execl(cachectl, "cachectl", "trace", "--cgroup", cgroup, "-o",
-		      log, "--set", set, "--ring-kib", ring, NULL);
+		      log, "--set", set, "--ring-kib", ring, "--nice", nice,
+		      NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);

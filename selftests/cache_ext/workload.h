@@ -80,6 +80,16 @@ int run_traced(const char *cachectl, const char *cgroup, const char *log,
 	       const char *knobs, unsigned int ring_kib,
 	       int (*fn)(const char *cgroup, void *arg), void *arg,
 	       char *summary, size_t len);
+/*
+ * The same with the recorder at nice 19 and the tracer's default knobs: a
+ * recording meant to lose events (a small @ring_kib beside a busy
+ * workload); at its default nice -10 the recorder keeps up even with a
+ * one-page ring buffer.
+ */
+int run_traced_starved(const char *cachectl, const char *cgroup,
+		       const char *log, unsigned int ring_kib,
+		       int (*fn)(const char *cgroup, void *arg), void *arg,
+		       char *summary, size_t len);
 
 /*
  * Trains a model on the trace @log with @lctrain (into @model) and loads
