@@ -204,7 +204,7 @@ int periodic_reads(const char *cgroup, void *arg)
 	return EXIT_SUCCESS;
 }
 
-static int run_traced_at(const char *nice, const char *cachectl,
+static int run_traced_at(unsigned int stall_ms, const char *cachectl,
 			 const char *cgroup, const char *log,
 			 const char *knobs, unsigned int ring_kib,
 			 int (*fn)(const char *cgroup, void *arg), void *arg,
@@ -215,20 +215,40 @@ int run_traced(const char *cachectl, const char *cgroup, const char *log,
 	       int (*fn)(const char *cgroup, void *arg), void *arg,
 	       char *summary, size_t len)
 {
-	return run_traced_at("-10", cachectl, cgroup, log, knobs, ring_kib, fn,
+	return run_traced_at(0, cachectl, cgroup, log, knobs, ring_kib, fn,
 			     arg, summary, len);
 }
 
-int run_traced_starved(const char *cachectl, const char *cgroup,
+int run_traced_stalled(const char *cachectl, const char *cgroup,
 		       const char *log, unsigned int ring_kib,
+		       unsigned int stall_ms,
 		       int (*fn)(const char *cgroup, void *arg), void *arg,
 		       char *summary, size_t len)
 {
-	return run_traced_at("19", cachectl, cgroup, log, NULL, ring_kib, fn,
-			     arg, summary, len);
+	return run_traced_at(stall_ms, cachectl, cgroup, log, NULL, ring_kib,
+			     fn, arg, summary, len);
 }
 
-static int run_traced_at(const char *nice, const char *cachectl,
+/*
+ * Stops @recorder with SIGSTOP for @stall_ms, STALL_AFTER_MS after it is
+ * called, in a child of its own so that the workload runs meanwhile.
+ * Returns the child's pid, or -1.
+ */
+#define STALL_AFTER_MS	200
+static pid_t stall_recorder(pid_t recorder, unsigned int stall_ms)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	usleep(STALL_AFTER_MS * 1000);
+	kill(recorder, SIGSTOP);
+	usleep(stall_ms * 1000);
+	kill(recorder, SIGCONT);
+	_exit(0);
+}
+
+static int run_traced_at(unsigned int stall_ms, const char *cachectl,
 			 const char *cgroup, const char *log,
 			 const char *knobs, unsigned int ring_kib,
 			 int (*fn)(const char *cgroup, void *arg), void *arg,
@@ -236,8 +256,8 @@ static int run_traced_at(const char *nice, const char *cachectl,
 {
 	char set[128], ring[32], line[256] = "";
 	int pipefd[2], st, ret = -1;
+	pid_t pid, staller;
 	FILE *out;
-	pid_t pid;
 
 	snprintf(set, sizeof(set), "%s", knobs ?: "oversample=4");
 	snprintf(ring, sizeof(ring), "%u", ring_kib ? ring_kib : 8192);
@@ -250,16 +270,21 @@ static int run_traced_at(const char *nice, const char *cachectl,
 		dup2(pipefd[1], STDOUT_FILENO);
 		close(pipefd[0]);
 		execl(cachectl, "cachectl", "trace", "--cgroup", cgroup, "-o",
-		      log, "--set", set, "--ring-kib", ring, "--nice", nice,
-		      NULL);
+		      log, "--set", set, "--ring-kib", ring, NULL);
 		_exit(127);
 	}
 	close(pipefd[1]);
 	out = fdopen(pipefd[0], "r");
 	/* The recorder says "# tracing" once events are being recorded. */
-	if (out && fgets(line, sizeof(line), out) && strstr(line, "# tracing") &&
-	    !cg_run(cgroup, fn, arg))
-		ret = 0;
+	if (out && fgets(line, sizeof(line), out) && strstr(line, "# tracing")) {
+		staller = stall_ms ? stall_recorder(pid, stall_ms) : 0;
+		if (!cg_run(cgroup, fn, arg) && staller >= 0)
+			ret = 0;
+		/* The recorder must run again before it is told to stop. */
+		if (staller > 0 && (waitpid(staller, &st, 0) != staller ||
+				    !WIFEXITED(st) || WEXITSTATUS(st)))
+			ret = -1;
+	}
 	kill(pid, SIGINT);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
 		ret = -1;

@@ -81,13 +81,16 @@ int run_traced(const char *cachectl, const char *cgroup, const char *log,
 	       int (*fn)(const char *cgroup, void *arg), void *arg,
 	       char *summary, size_t len);
 /*
- * The same with the recorder at nice 19 and the tracer's default knobs: a
- * recording meant to lose events (a small @ring_kib beside a busy
- * workload); at its default nice -10 the recorder keeps up even with a
- * one-page ring buffer.
+ * The same with the tracer's default knobs and the recorder stopped
+ * (SIGSTOP) for @stall_ms from 200 ms into the workload: a recording
+ * that loses events whatever the machine's load, as long as the workload
+ * makes more events in @stall_ms than a @ring_kib ring buffer holds.  A
+ * recorder merely starved of CPU (nice 19) kept up with a one-page ring
+ * in some runs.
  */
-int run_traced_starved(const char *cachectl, const char *cgroup,
+int run_traced_stalled(const char *cachectl, const char *cgroup,
 		       const char *log, unsigned int ring_kib,
+		       unsigned int stall_ms,
 		       int (*fn)(const char *cgroup, void *arg), void *arg,
 		       char *summary, size_t len);
 
