@@ -2063,17 +2063,19 @@ void __cache_ext_folio_read(struct folio *folio)
 	if (!drop || !folio_trylock(folio))
 		return;
 	/*
-	 * A folio just read in may still wait in an LRU-add batch, whose
-	 * reference would make mapping_evict_folio() refuse it: this CPU's,
-	 * or, if the reader moved since it added the folio, another's.
-	 * Draining every CPU sleeps and costs milliseconds, but only a
-	 * reader that migrated between the insertion and the copy needs it,
-	 * and the one drain lets the rest of that batch go as well.
+	 * A folio just read in may still wait in this CPU's LRU-add batch,
+	 * whose reference would make mapping_evict_folio() refuse it.  If
+	 * the reader moved since it added the folio, the batch is another
+	 * CPU's; draining every CPU would sleep on a read path and disturb
+	 * isolated CPUs, so the folio stays, still not admitted, for its
+	 * next read (which asks again) or reclaim.
 	 */
 	if (!folio_test_lru(folio))
 		lru_add_drain();
-	if (!folio_test_lru(folio))
-		lru_add_drain_all();
+	if (!folio_test_lru(folio)) {
+		folio_unlock(folio);
+		return;
+	}
 
 	/* The reader's reference keeps the folio's memcg alive. */
 	memcg = folio_memcg(folio);
