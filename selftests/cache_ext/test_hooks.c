@@ -477,8 +477,9 @@ TEST(attach_by_cgroup_fd)
  * What a link on a cgroup's fd refuses, with nothing registered: an fd
  * that is no cgroup (EBADF), a cgroup without its own memory controller
  * or the root (EINVAL, as for cgroup_id), a cgroup_id naming another
- * cgroup (EINVAL), a flag no struct_ops takes (EINVAL), and the flag on a
- * struct_ops type that does not take it (EOPNOTSUPP).
+ * cgroup (EINVAL), a flag cache_ext does not take (EINVAL), and the flag
+ * on a struct_ops type that does not take it (EOPNOTSUPP); such a type
+ * still ignores other flags.
  */
 TEST(cgroup_fd_attach_refusals)
 {
@@ -542,6 +543,13 @@ TEST(cgroup_fd_attach_refusals)
 	link = bpf_map__attach_struct_ops_opts(ca->maps.plain_ca, &ca_opts);
 	EXPECT_EQ(link, NULL);
 	EXPECT_EQ(errno, EOPNOTSUPP);
+	/* A type that takes no link flags ignores the others, as it did. */
+	ca_opts.flags = 1U << 20;
+	ca_opts.target_fd = 0;
+	link = bpf_map__attach_struct_ops_opts(ca->maps.plain_ca, &ca_opts);
+	EXPECT_NE(link, NULL) TH_LOG("tcp_ca with an unknown link flag: %s",
+				     strerror(errno));
+	bpf_link__destroy(link);
 	tcp_ca__destroy(ca);
 
 	for (i = 0; i < 3; i++)
