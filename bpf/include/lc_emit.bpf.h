@@ -73,6 +73,8 @@ static __always_inline void lc_fill(struct lc_record *rec, struct folio *folio,
 	lc_keys(folio, &pk, &ik);
 	__builtin_memset(rec, 0, sizeof(*rec));
 	rec->type = type;
+	if (type == LC_EV_INSERT && !bpf_cache_ext_folio_prefetched(folio))
+		rec->flags = LC_REC_DEMAND;
 	rec->dev = pk.dev;
 	rec->time_ns = now;
 	rec->ino = pk.ino;

@@ -48,10 +48,21 @@ enum lc_event_type {
 	LC_EV_MAX = LC_EV_MAPPED,
 };
 
+/*
+ * lc_record.flags of an LC_EV_INSERT: a caller waited for the folio (a
+ * read's or a fault's miss; bpf_cache_ext_folio_prefetched() returned 0),
+ * it did not come in ahead of use.  A read's miss is followed by its
+ * access (LC_EV_ACCESS); a fault's use is not reported until the kernel
+ * finds the accessed bit, if ever, so without this flag a faulted page
+ * looks like unused readahead.  Recordings made before the flag have 0.
+ */
+#define LC_REC_DEMAND		0x1
+
 /* An event without features (version 4: all but LC_EV_EVICT). */
 struct lc_record {
 	__u8 type;		/* enum lc_event_type */
-	__u8 pad[3];
+	__u8 flags;		/* LC_REC_*, else 0 */
+	__u8 pad[2];
 	__u32 dev;
 	__u64 time_ns;		/* CLOCK_MONOTONIC */
 	__u64 ino;
@@ -65,7 +76,8 @@ struct lc_record {
  */
 struct lc_event {
 	__u8 type;		/* enum lc_event_type */
-	__u8 pad[3];
+	__u8 flags;		/* LC_REC_*, else 0 */
+	__u8 pad[2];
 	__u32 dev;
 	__u64 time_ns;		/* CLOCK_MONOTONIC */
 	__u64 ino;

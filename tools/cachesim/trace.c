@@ -269,26 +269,93 @@ static int read_text(FILE *f, const char *path, struct sim_trace *t,
 	return ret;
 }
 
+/*
+ * What the kernel did on a demand insertion of the log (LC_REC_DEMAND,
+ * marked in @demand): if the page's next event is an access, a read
+ * missed and the access followed, so the two become one SIM_READ (a
+ * miss, admission asked, not prefetched, as the kernel inserts it);
+ * otherwise a fault inserted it and used it through a mapping, a
+ * SIM_MAPPED (a miss that sets the accessed bit).  Without this, replay
+ * counted a faulted page as unused readahead, which a policy evicts for
+ * free (MRU on LevelDB: 0.70x LRU's misses simulated, 1.36x measured).
+ */
+static int classify_demand(struct sim_trace *t, const unsigned char *demand)
+{
+	uint32_t *ids = malloc((t->nr ? t->nr : 1) * sizeof(*ids)), nr = 0;
+	size_t *next = NULL, i, kept = 0;
+	unsigned char *drop = calloc(t->nr ? t->nr : 1, 1);
+	int ret = -ENOMEM;
+
+	if (!ids || !drop || sim_trace_page_ids(t, ids, &nr))
+		goto out;
+	next = malloc((nr ? nr : 1) * sizeof(*next));
+	if (!next)
+		goto out;
+	for (i = 0; i < nr; i++)
+		next[i] = SIZE_MAX;
+	for (i = t->nr; i-- > 0;) {
+		size_t n = next[ids[i]];
+
+		if (demand[i]) {
+			if (n != SIZE_MAX && t->req[n].op == SIM_READ) {
+				t->req[i].op = SIM_READ;
+				drop[n] = 1;
+			} else {
+				t->req[i].op = SIM_MAPPED;
+			}
+		}
+		next[ids[i]] = i;
+	}
+	t->nr_accesses = 0;
+	for (i = 0; i < t->nr; i++) {
+		if (drop[i])
+			continue;
+		t->req[kept++] = t->req[i];
+		t->nr_accesses += t->req[i].op != SIM_INSERT;
+	}
+	t->nr = kept;
+	ret = 0;
+out:
+	free(ids);
+	free(next);
+	free(drop);
+	return ret;
+}
+
 static int read_lclog(const char *path, struct sim_trace *t, char *err,
 		      size_t len)
 {
 	struct lc_events ev = { 0 };
-	size_t i;
+	unsigned char *demand = NULL;
+	size_t i, nr_demand = 0;
 	int ret = lclog_read(path, &ev, err, len);
 
 	t->timed = 1;
 	t->dropped = ev.dropped;
 	lc_events_dropped_too_many(&ev, &t->dropped_ppm);
+	if (!ret) {
+		demand = calloc(ev.nr ? ev.nr : 1, 1);
+		if (!demand)
+			ret = -ENOMEM;
+	}
 	for (i = 0; !ret && i < ev.nr; i++) {
 		const struct lc_event *e = &ev.ev[i];
 
 		/* Evictions and drops are the tracer's, not the workload's. */
-		if (e->type == LC_EV_INSERT || lc_event_is_use(e->type))
-			ret = sim_trace_add(t, e->dev, e->ino, e->index,
-					    e->type == LC_EV_INSERT ? SIM_INSERT :
-					    e->type == LC_EV_MAPPED ? SIM_MAPPED :
-					    SIM_READ, e->time_ns);
+		if (e->type != LC_EV_INSERT && !lc_event_is_use(e->type))
+			continue;
+		if (e->type == LC_EV_INSERT && (e->flags & LC_REC_DEMAND)) {
+			demand[t->nr] = 1;
+			nr_demand++;
+		}
+		ret = sim_trace_add(t, e->dev, e->ino, e->index,
+				    e->type == LC_EV_INSERT ? SIM_INSERT :
+				    e->type == LC_EV_MAPPED ? SIM_MAPPED :
+				    SIM_READ, e->time_ns);
 	}
+	if (!ret && nr_demand)
+		ret = classify_demand(t, demand);
+	free(demand);
 	lc_events_free(&ev);
 	return ret;
 }

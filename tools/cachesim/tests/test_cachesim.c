@@ -278,7 +278,7 @@ static void test_traces(void)
 {
 	char dir[] = "/tmp/cachesim-test.XXXXXX", path[256];
 	struct lc_log_header hdr;
-	struct lc_event ev[5];
+	struct lc_event ev[6];
 	struct sim_trace t;
 	int ret;
 
@@ -353,6 +353,34 @@ static void test_traces(void)
 	      t.req[0].op == SIM_INSERT && t.req[1].op == SIM_READ &&
 	      t.req[3].op == SIM_MAPPED && t.nr_files == 2 && t.nr_unique == 2,
 	      "lclog: insertions, accesses and mapped uses of cachectl trace, evictions left out");
+	sim_trace_free(&t);
+
+	/*
+	 * Demand insertions: one whose page is accessed next was a read's
+	 * miss (one SIM_READ, at the insertion); one whose page is not was a
+	 * fault's (a SIM_MAPPED).  Readahead stays SIM_INSERT.
+	 */
+	memset(ev, 0, sizeof(ev));
+	ev[0] = (struct lc_event){ .type = LC_EV_INSERT, .flags = LC_REC_DEMAND,
+				   .dev = 8, .ino = 20, .index = 1, .time_ns = 100 };
+	ev[1] = (struct lc_event){ .type = LC_EV_INSERT,
+				   .dev = 8, .ino = 20, .index = 2, .time_ns = 110 };
+	ev[2] = (struct lc_event){ .type = LC_EV_ACCESS,
+				   .dev = 8, .ino = 20, .index = 1, .time_ns = 120 };
+	ev[3] = (struct lc_event){ .type = LC_EV_INSERT, .flags = LC_REC_DEMAND,
+				   .dev = 8, .ino = 21, .index = 1, .time_ns = 200 };
+	ev[4] = (struct lc_event){ .type = LC_EV_INSERT,
+				   .dev = 8, .ino = 21, .index = 2, .time_ns = 210 };
+	ev[5] = (struct lc_event){ .type = LC_EV_ACCESS,
+				   .dev = 8, .ino = 21, .index = 2, .time_ns = 220 };
+	lclog_write(path, &hdr, ev, 6);
+	ret = sim_trace_read(path, NULL, &t, err, sizeof(err));
+	check(!ret && t.nr == 5 && t.nr_accesses == 3 &&
+	      t.req[0].op == SIM_READ && t.req[0].time_ns == 100 &&
+	      t.req[1].op == SIM_INSERT && t.req[2].op == SIM_MAPPED &&
+	      t.req[3].op == SIM_INSERT && t.req[4].op == SIM_READ,
+	      "lclog: a demand insertion is a read's miss if an access follows, else a fault's (%zu references)",
+	      t.nr);
 	sim_trace_free(&t);
 
 	ret = sim_trace_read("zipf:100:1000:0.9:3", NULL, &t, err, sizeof(err));
