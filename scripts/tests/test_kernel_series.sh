@@ -61,8 +61,9 @@ check "export writes one patch per commit" \
 	eval 'ks export && [ "$(ls "$T/kernel/patches" | wc -l)" = 2 ]'
 check "export writes the files the stack adds to kernel/cache_ext" \
 	eval '[ "$(cat "$T/kernel/cache_ext/mm/new.c" 2>/dev/null)" = "int n;" ]'
-check "kernel/cache_ext holds no file the stack only changes" \
-	eval '[ "$(cd "$T/kernel/cache_ext" && find . -type f)" = ./mm/new.c ]'
+check "kernel/cache_ext holds no file the stack only changes, and export's README" \
+	eval '[ "$(cd "$T/kernel/cache_ext" && find . -type f ! -path ./README)" = ./mm/new.c ] &&
+	      grep -q "^GENERATED" "$T/kernel/cache_ext/README"'
 check "prepare after export keeps the branch as it is" \
 	eval 'head=$(git -C "$KSRC" rev-parse cache-ext) && ks prepare &&
 	      [ "$(git -C "$KSRC" rev-parse cache-ext)" = "$head" ]'
