@@ -609,6 +609,58 @@ TEST(tracking_follows_folio_callbacks)
 	free(cg);
 }
 
+#define CHARGE_PAGES	32768	/* 128 MiB read: about 800 KiB of registry */
+
+/* "kernel" of @cg's memory.stat, in bytes, once rstat has flushed. */
+static long cg_kernel_bytes(const char *cg)
+{
+	sleep(3);	/* the periodic flush runs every 2 s */
+	return cg_read_key_long(cg, "memory.stat", "kernel ");
+}
+
+/*
+ * The registry's memory is charged to the cgroup it serves: a file read
+ * into a cgroup whose policy tracks every folio raises the cgroup's kernel
+ * memory by at least most of what the registry held (the unbind
+ * tracepoint says how much) more than the same read with no policy.
+ * Before, the registry was charged to no one.
+ */
+TEST(registry_charged_to_its_cgroup)
+{
+	long before, unbound, bound, tracked = 0, bytes = 0;
+	char file[PATH_MAX], *cg;
+	struct policy p;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	ASSERT_EQ(trace_start(), 0);
+	cg = memcg_create("cache_ext_charge");
+	ASSERT_NE(cg, NULL);
+	scratch_path(file, sizeof(file), "charge");
+	ASSERT_EQ(make_file(file, CHARGE_PAGES), 0);
+
+	ASSERT_EQ(drop_file_cache(file), 0);
+	before = cg_kernel_bytes(cg);
+	ASSERT_EQ(cg_run(cg, read_file, file), 0);
+	unbound = cg_kernel_bytes(cg) - before;
+
+	ASSERT_EQ(drop_file_cache(file), 0);
+	before = cg_kernel_bytes(cg);
+	ASSERT_EQ(policy_attach(&p, "empty_hooks", NULL, cgroup_id_of(cg), NULL), 0);
+	ASSERT_EQ(cg_run(cg, read_file, file), 0);
+	bound = cg_kernel_bytes(cg) - before;
+	policy_detach(&p);
+	ASSERT_EQ(trace_unbind_registry("empty_hooks", &tracked, &bytes), 0);
+	TH_LOG("kernel: +%ld bytes bound, +%ld unbound; registry %ld bytes, %ld folios",
+	       bound, unbound, bytes, tracked);
+	EXPECT_EQ(tracked, CHARGE_PAGES);
+	EXPECT_GE(bound - unbound, bytes * 8 / 10);
+
+	unlink(file);
+	cg_destroy(cg);
+	free(cg);
+}
+
 #define HIT_PAGES	1024	/* 4 MiB: what the readers hit */
 #define HIT_FILE_PAGES	4096	/* the rest is left to readahead */
 #define HIT_READERS	4

@@ -1773,8 +1773,8 @@ void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 		 * the binding up again; it may even be another one by now.
 		 */
 		rcu_read_unlock();
-		cache_ext_prealloc_fill(&pre, gfp & GFP_RECLAIM_MASK &
-					      ~__GFP_NOFAIL);
+		cache_ext_prealloc_fill(&pre, folio_memcg(folio),
+					gfp & GFP_RECLAIM_MASK & ~__GFP_NOFAIL);
 		rcu_read_lock();
 		binding = folio_binding(folio);
 		if (!binding)
@@ -2017,7 +2017,7 @@ void __cache_ext_folio_split(struct folio *folio, struct folio *tail)
 
 	need = cache_ext_registry_needs(binding, &pre);
 	if (need)
-		cache_ext_prealloc_fill(&pre, GFP_ATOMIC);
+		cache_ext_prealloc_fill(&pre, folio_memcg(folio), GFP_ATOMIC);
 	idx = cache_ext_registry_reserve(binding, need ? &pre : NULL, tail,
 					 true, prefetched);
 	/* kmalloc()ed only: atomic allocations do not fall back to vmalloc. */

@@ -934,7 +934,8 @@ cache_ext_registry_needs(struct cache_ext_binding *b,
 	return true;
 }
 
-void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp);
+void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre,
+			     struct mem_cgroup *memcg, gfp_t gfp);
 void cache_ext_prealloc_free(struct cache_ext_prealloc *pre);
 u32 cache_ext_registry_reserve(struct cache_ext_binding *binding,
 			       struct cache_ext_prealloc *pre,

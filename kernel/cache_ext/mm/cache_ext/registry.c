@@ -27,6 +27,14 @@
  * into the data stays valid as long as the policy can run; a cgroup whose
  * cache shrinks keeps the peak's chunks (see cache_ext_registry_bytes()).
  *
+ * Accounting: all of the registry's memory is charged to the cgroup it
+ * serves (__GFP_ACCOUNT inside set_active_memcg() of the binding's
+ * cgroup, or of the folio's at an insertion, which is the same cgroup),
+ * whoever allocates it: the binder, the inserting task, the resize work
+ * item.  It counts in that cgroup's memory.current and "kernel" in
+ * memory.stat, and it is uncharged as it is freed, at the unbinding.
+ * An insertion whose charge fails leaves its folio untracked.
+ *
  * Locking: every change is under &cache_ext_binding.lock, taken with
  * interrupts off.  Allocations happen outside it: the insertion hook
  * fills a &struct cache_ext_prealloc first, and the hash table is resized
@@ -55,6 +63,7 @@
 
 #include <linux/hash.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -379,14 +388,18 @@ static void chunk_free_nodes(struct cache_ext_registry *reg, u32 c, u32 first)
 /**
  * cache_ext_prealloc_fill - allocate what cache_ext_registry_needs() said
  * @pre: from cache_ext_registry_needs()
+ * @memcg: the cgroup to charge: the inserted folio's
  * @gfp: the insertion's allocation context; may sleep if it allows
  *
- * What fails to allocate stays NULL; the insertion then may not track
- * the folio.
+ * What fails to allocate (or to be charged) stays NULL; the insertion
+ * then may not track the folio.
  */
-void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp)
+void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre,
+			     struct mem_cgroup *memcg, gfp_t gfp)
 {
-	gfp |= __GFP_NOWARN;
+	struct mem_cgroup *old = set_active_memcg(memcg);
+
+	gfp |= __GFP_NOWARN | __GFP_ACCOUNT;
 	pre->nodes = kmalloc_array(CACHE_EXT_CHUNK_NODES,
 				   sizeof(struct cache_ext_node), gfp);
 	pre->data = kmem_cache_alloc(data_chunks, gfp);
@@ -397,6 +410,7 @@ void cache_ext_prealloc_fill(struct cache_ext_prealloc *pre, gfp_t gfp)
 		pre->data_tbl = kvcalloc(pre->max_chunks,
 					 sizeof(*pre->data_tbl), gfp);
 	}
+	set_active_memcg(old);
 }
 
 /**
@@ -793,14 +807,17 @@ static void resize_workfn(struct work_struct *work)
 			     registry.resize_work);
 	struct cache_ext_registry *reg = &b->registry;
 	struct cache_ext_buckets *table, *old;
+	struct mem_cgroup *memcg;
 	unsigned long flags;
 	u32 *from, *to;
 	u8 bits;
 
 	bits = max_t(u8, BUCKET_BITS_MIN,
 		     order_base_2(max(READ_ONCE(reg->nr), 2U)) - 1);
+	memcg = set_active_memcg(b->memcg);
 	table = bits == locked_table(reg, 0)->bits ? NULL :
-		table_alloc(bits, GFP_KERNEL);
+		table_alloc(bits, GFP_KERNEL_ACCOUNT);
+	set_active_memcg(memcg);
 	flags = cache_ext_lock_irqsave(b);
 	if (!table) {
 		/* No change needed, or no memory: the next hook asks again. */
@@ -848,6 +865,7 @@ static void resize_workfn(struct work_struct *work)
 int cache_ext_registry_init(struct cache_ext_binding *binding)
 {
 	struct cache_ext_registry *reg = &binding->registry;
+	struct mem_cgroup *memcg;
 	u32 i;
 
 	/* The list id and the pfn must fit their fields. */
@@ -862,23 +880,28 @@ int cache_ext_registry_init(struct cache_ext_binding *binding)
 #endif
 
 	INIT_WORK(&reg->resize_work, resize_workfn);
-	reg->stash = alloc_percpu(struct cache_ext_stash);
+	memcg = set_active_memcg(binding->memcg);
+	reg->stash = alloc_percpu_gfp(struct cache_ext_stash,
+				      GFP_KERNEL_ACCOUNT);
 	if (!reg->stash)
 		goto fail;
 	reg->max_chunks = INIT_CHUNKS;
-	reg->nodes = kcalloc(INIT_CHUNKS, sizeof(*reg->nodes), GFP_KERNEL);
-	reg->data = kcalloc(INIT_CHUNKS, sizeof(*reg->data), GFP_KERNEL);
+	reg->nodes = kcalloc(INIT_CHUNKS, sizeof(*reg->nodes),
+			     GFP_KERNEL_ACCOUNT);
+	reg->data = kcalloc(INIT_CHUNKS, sizeof(*reg->data),
+			    GFP_KERNEL_ACCOUNT);
 	RCU_INIT_POINTER(reg->buckets[0],
-			 table_alloc(BUCKET_BITS_MIN, GFP_KERNEL));
+			 table_alloc(BUCKET_BITS_MIN, GFP_KERNEL_ACCOUNT));
 	if (!reg->nodes || !reg->data || !locked_table(reg, 0))
 		goto fail;
 	set_resize_bounds(reg);
 	reg->nodes[0] = kmalloc_array(CACHE_EXT_CHUNK_NODES,
 				      sizeof(struct cache_ext_node),
-				      GFP_KERNEL);
-	reg->data[0] = kmem_cache_zalloc(data_chunks, GFP_KERNEL);
+				      GFP_KERNEL_ACCOUNT);
+	reg->data[0] = kmem_cache_zalloc(data_chunks, GFP_KERNEL_ACCOUNT);
 	if (!reg->nodes[0] || !reg->data[0])
 		goto fail;
+	set_active_memcg(memcg);
 	reg->nr_chunks = 1;
 
 	/* Heads and cursors: rings of one, naming no folio. */
@@ -895,6 +918,7 @@ int cache_ext_registry_init(struct cache_ext_binding *binding)
 	chunk_free_nodes(reg, 0, CACHE_EXT_FIRST_FOLIO);
 	return 0;
 fail:
+	set_active_memcg(memcg);
 	cache_ext_registry_destroy(binding);
 	return -ENOMEM;
 }
