@@ -290,6 +290,17 @@ struct reclaimed {
 	long policy, fallback;
 };
 
+/* Field @n (from 1) of the tab-separated @row; NULL if it has fewer. */
+static const char *tsv_field(const char *row, int n)
+{
+	while (row && --n > 0) {
+		row = strchr(row, '\t');
+		if (row)
+			row++;
+	}
+	return row;
+}
+
 /*
  * cachectl trace records the mapped uses it is told of (LC_EV_MAPPED; the
  * summary counts them), and cachesim replays them as uses through a
@@ -305,7 +316,8 @@ TEST_F_TIMEOUT(mapped, trace_records_mapped_uses_for_the_simulator, 300)
 	struct mapped_run r = { .hot = self->hot, .result = self->result,
 				.reclaim = reclaim };
 	unsigned long long events, dropped, mapped, sim_mapped = 0, sim_uses;
-	char *line, *col;
+	const char *col;
+	char *line;
 	int i;
 
 	if (!ctl)
@@ -331,12 +343,7 @@ TEST_F_TIMEOUT(mapped, trace_records_mapped_uses_for_the_simulator, 300)
 		TH_LOG("%s", out);
 	line = strchr(out, '\n');
 	ASSERT_NE(line, NULL) TH_LOG("%s", out);
-	col = line + 1;
-	for (i = 1; i < 12 && col; i++) {
-		col = strchr(col, '\t');
-		if (col)
-			col++;
-	}
+	col = tsv_field(line + 1, 12);
 	ASSERT_NE(col, NULL) TH_LOG("%s", out);
 	sim_mapped = strtoull(col, NULL, 10);
 	TH_LOG("cachesim (lfu, 256 pages) found and reported %llu mapped uses",
@@ -348,10 +355,9 @@ TEST_F_TIMEOUT(mapped, trace_records_mapped_uses_for_the_simulator, 300)
 	 * fault waited for (LC_REC_DEMAND), which cachesim replays as uses.
 	 * Without them a faulted page looked like unused readahead.
 	 */
-	col = strchr(line + 1, '\t');
-	col = col ? strchr(col + 1, '\t') : NULL;
+	col = tsv_field(line + 1, 3);
 	ASSERT_NE(col, NULL) TH_LOG("%s", out);
-	sim_uses = strtoull(col + 1, NULL, 10);
+	sim_uses = strtoull(col, NULL, 10);
 	TH_LOG("cachesim replayed %llu uses, %llu of them reported mapped uses",
 	       sim_uses, mapped);
 	EXPECT_GT(sim_uses, mapped);
