@@ -88,6 +88,11 @@ static const char usage_text[] =
 "  -o, --output F      table (default) or tsv\n"
 "  --allow-drops       simulate an lclog that lost over 0.1% of its events\n"
 "                      in recording (refused otherwise: not the workload's)\n"
+"  --mapped-at WHEN    when an lclog's uses through mmap happened: earliest\n"
+"                      (default: just after the page's previous reference)\n"
+"                      or seen (when the traced kernel found the accessed\n"
+"                      bit, a residency later under its LRU; every policy\n"
+"                      then replays the traced LRU's timing)\n"
 "  -h, --help          this text\n"
 "\n"
 "Traces: csv (time_us,R|W,offset_bytes,size_bytes), text (KEY [r|w|m\n"
@@ -442,6 +447,7 @@ int main(int argc, char **argv)
 		{ "readahead", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "allow-drops", no_argument, NULL, 'D' },
+		{ "mapped-at", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -453,7 +459,7 @@ int main(int argc, char **argv)
 	struct sim_trace t;
 	struct outcome *out;
 	char err[512], *list, *p, *save;
-	int c, allow_drops = 0;
+	int c, allow_drops = 0, mapped_seen = 0;
 
 	while ((c = getopt_long(argc, argv, "p:s:f:b:t:m:e:T:r:j:a:o:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -522,6 +528,14 @@ int main(int argc, char **argv)
 			}
 			output = optarg;
 			break;
+		case 'M':
+			if (strcmp(optarg, "earliest") && strcmp(optarg, "seen")) {
+				fprintf(stderr, "cachesim: --mapped-at is earliest or seen, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			mapped_seen = !strcmp(optarg, "seen");
+			break;
 		case 'D':
 			allow_drops = 1;
 			break;
@@ -541,6 +555,10 @@ int main(int argc, char **argv)
 		return 2;
 	if (sim_trace_read(argv[optind], format, &t, err, sizeof(err))) {
 		fprintf(stderr, "cachesim: %s\n", err);
+		return 1;
+	}
+	if (!mapped_seen && sim_trace_mapped_earliest(&t)) {
+		fprintf(stderr, "cachesim: %s: out of memory\n", argv[optind]);
 		return 1;
 	}
 	if (!t.nr_accesses) {

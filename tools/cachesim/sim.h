@@ -28,6 +28,11 @@ struct sim_req {
 	uint32_t file;		/* index into sim_trace.files */
 	uint32_t tid;		/* the thread that made it; 0: the only one */
 	uint8_t op;		/* enum sim_op */
+	/*
+	 * A SIM_MAPPED of an lclog's LC_EV_MAPPED: @time_ns is when the
+	 * kernel found the accessed bit, not when the use was.
+	 */
+	uint8_t seen_late;
 };
 
 struct sim_file {
@@ -84,6 +89,12 @@ void sim_trace_finish(struct sim_trace *t);
  */
 int sim_trace_page_ids(const struct sim_trace *t, uint32_t *ids, uint32_t *nr);
 void sim_trace_free(struct sim_trace *t);
+/*
+ * Moves every use seen late (sim_req.seen_late) to just after its page's
+ * previous reference, the earliest time it can have been, with that
+ * reference's time; each page's own order is kept.  0 or -ENOMEM.
+ */
+int sim_trace_mapped_earliest(struct sim_trace *t);
 
 struct sim_config {
 	uint64_t cache_pages;	/* the cgroup's page cache, in pages */

@@ -163,6 +163,76 @@ void sim_trace_free(struct sim_trace *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/*
+ * The kernel reports a use through a mapping when reclaim finds the
+ * accessed bit, and a recording made under its LRU holds each one about a
+ * residency after the page's previous event (LevelDB C: p10-p90 11,610 to
+ * 11,934 events after it).  Replayed there, every policy would see the
+ * traced LRU's timing of the use instead of the use's; the page's
+ * previous reference is the earliest the use can have been, and for a
+ * page faulted or read ahead then used, the closest.
+ */
+int sim_trace_mapped_earliest(struct sim_trace *t)
+{
+	size_t n = t->nr ? t->nr : 1, i, out = 0;
+	uint32_t *ids = malloc(n * sizeof(*ids)), nr = 0;
+	size_t *last = NULL, *head = malloc(n * sizeof(size_t));
+	size_t *tail = malloc(n * sizeof(size_t));
+	size_t *next = malloc(n * sizeof(size_t));
+	struct sim_req *req = malloc(n * sizeof(*req));
+	int ret = -ENOMEM;
+
+	if (!ids || !head || !tail || !next || !req ||
+	    sim_trace_page_ids(t, ids, &nr))
+		goto out;
+	last = malloc((nr ? nr : 1) * sizeof(*last));
+	if (!last)
+		goto out;
+	for (i = 0; i < nr; i++)
+		last[i] = SIZE_MAX;
+	/*
+	 * Each moved use hangs, in order, on the chain of the reference it
+	 * follows; later uses of the page seen late join the same chain.
+	 */
+	for (i = 0; i < t->nr; i++) {
+		size_t prev = last[ids[i]];
+
+		head[i] = next[i] = SIZE_MAX;
+		if (!t->req[i].seen_late || prev == SIZE_MAX) {
+			last[ids[i]] = i;
+			continue;
+		}
+		if (head[prev] == SIZE_MAX)
+			head[prev] = i;
+		else
+			next[tail[prev]] = i;
+		tail[prev] = i;
+		t->req[i].seen_late = 2;	/* moved */
+	}
+	for (i = 0; i < t->nr; i++) {
+		size_t m;
+
+		if (t->req[i].seen_late == 2)
+			continue;
+		req[out++] = t->req[i];
+		for (m = head[i]; m != SIZE_MAX; m = next[m]) {
+			req[out] = t->req[m];
+			req[out].time_ns = t->req[i].time_ns;
+			req[out++].seen_late = 1;
+		}
+	}
+	memcpy(t->req, req, t->nr * sizeof(*req));
+	ret = 0;
+out:
+	free(ids);
+	free(last);
+	free(head);
+	free(tail);
+	free(next);
+	free(req);
+	return ret;
+}
+
 /* time_us,op,offset_bytes,size_bytes; a header line is allowed. */
 static int read_csv(FILE *f, const char *path, struct sim_trace *t,
 		    char *err, size_t len)
@@ -352,6 +422,8 @@ static int read_lclog(const char *path, struct sim_trace *t, char *err,
 				    e->type == LC_EV_INSERT ? SIM_INSERT :
 				    e->type == LC_EV_MAPPED ? SIM_MAPPED :
 				    SIM_READ, e->time_ns);
+		if (!ret && e->type == LC_EV_MAPPED)
+			t->req[t->nr - 1].seen_late = 1;
 	}
 	if (!ret && nr_demand)
 		ret = classify_demand(t, demand);

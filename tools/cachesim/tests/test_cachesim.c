@@ -383,6 +383,40 @@ static void test_traces(void)
 	      t.nr);
 	sim_trace_free(&t);
 
+	/*
+	 * Uses through a mapping are logged when the kernel saw them; moved
+	 * to just after their page's previous reference, with its time, in
+	 * their order.  One with no earlier reference stays.
+	 */
+	memset(ev, 0, sizeof(ev));
+	ev[0] = (struct lc_event){ .type = LC_EV_INSERT,
+				   .dev = 8, .ino = 30, .index = 1, .time_ns = 100 };
+	ev[1] = (struct lc_event){ .type = LC_EV_INSERT,
+				   .dev = 8, .ino = 30, .index = 2, .time_ns = 110 };
+	ev[2] = (struct lc_event){ .type = LC_EV_ACCESS,
+				   .dev = 8, .ino = 30, .index = 2, .time_ns = 120 };
+	ev[3] = (struct lc_event){ .type = LC_EV_MAPPED,
+				   .dev = 8, .ino = 30, .index = 1, .time_ns = 300 };
+	ev[4] = (struct lc_event){ .type = LC_EV_MAPPED,
+				   .dev = 8, .ino = 30, .index = 1, .time_ns = 400 };
+	ev[5] = (struct lc_event){ .type = LC_EV_MAPPED,
+				   .dev = 8, .ino = 30, .index = 9, .time_ns = 500 };
+	lclog_write(path, &hdr, ev, 6);
+	ret = sim_trace_read(path, NULL, &t, err, sizeof(err));
+	check(!ret && t.nr == 6 && t.req[3].op == SIM_MAPPED &&
+	      t.req[3].seen_late && t.req[3].time_ns == 300 && !t.req[2].seen_late,
+	      "lclog: a mapped use is marked as seen late, at the time it was seen");
+	ret = ret ?: sim_trace_mapped_earliest(&t);
+	check(!ret && t.nr == 6 && t.nr_accesses == 4 &&
+	      t.req[0].index == 1 && t.req[0].op == SIM_INSERT &&
+	      t.req[1].index == 1 && t.req[1].op == SIM_MAPPED && t.req[1].time_ns == 100 &&
+	      t.req[2].index == 1 && t.req[2].op == SIM_MAPPED && t.req[2].time_ns == 100 &&
+	      t.req[3].index == 2 && t.req[3].op == SIM_INSERT &&
+	      t.req[4].index == 2 && t.req[4].op == SIM_READ && t.req[4].time_ns == 120 &&
+	      t.req[5].index == 9 && t.req[5].op == SIM_MAPPED && t.req[5].time_ns == 500,
+	      "lclog: uses seen late move to just after their page's previous reference");
+	sim_trace_free(&t);
+
 	ret = sim_trace_read("zipf:100:1000:0.9:3", NULL, &t, err, sizeof(err));
 	check(!ret && t.nr == 1000 && t.nr_unique <= 100 && t.nr_unique > 50 &&
 	      !strcmp(t.format, "zipf"),
