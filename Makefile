@@ -72,7 +72,7 @@ help:
 	@echo 'make bench-learned  learned policies vs heuristics vs kernel; trainer speed'
 	@echo 'make eval       the papers'"'"' experiments on RocksDB, LevelDB, ripgrep, fio, a real trace (~2 h)'
 	@echo 'make eval-quick a subset of them (~21 min); make eval-NAME: one experiment'
-	@echo 'make eval-doc   copy build/eval/summary.md into the admin guide'
+	@echo 'make eval-doc   copy build/eval/summary.md into bench/README.rst'
 	@echo 'make sim        cachesim: every policy on the CloudPhysics trace, no VM (TRACE=file for another)'
 	@echo 'make bench-learned-sim  learned policies vs heuristics, Belady, a frequency oracle (cachesim)'
 	@echo 'make install    the tools, policies, man pages and systemd unit (DESTDIR=, PREFIX=/usr/local)'
@@ -550,7 +550,7 @@ EVAL		:= CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) CACHESIM=$(CACHESIM) \
 
 .PHONY: eval eval-quick eval-toy $(addprefix eval-,$(EVAL_EXPERIMENTS))
 # Every experiment at full size, once: about two hours under TCG (measured
-# 2026-12-02: 84 min and the trace 29; see the admin guide).
+# 2026-12-02: 84 min and the trace 29; see bench/README.rst).
 # EVAL_ARGS="-r 2" adds a second repetition: about 3.3 hours.
 eval: $(EVAL_DEPS)
 	@$(EVAL) full
@@ -562,7 +562,7 @@ eval-toy: $(EVAL_DEPS)
 	@$(EVAL) toy
 $(addprefix eval-,$(EVAL_EXPERIMENTS)): eval-%: $(EVAL_DEPS)
 	@$(EVAL) full $*
-# The latest build/eval/summary.md into Documentation/admin-guide/cache_ext.rst.
+# The latest build/eval/summary.md into bench/README.rst.
 .PHONY: eval-doc
 eval-doc:
 	@scripts/eval-doc.sh

@@ -21,7 +21,7 @@
  * kernel's reports of uses through mmap.  Learned policies use a model traced and
  * trained on a run of the same workload with another seed.
  *
- * Experiments (see Documentation/admin-guide/cache_ext.rst, "Evaluation"):
+ * Experiments (see bench/README.rst, "Evaluation on real applications"):
  *   ycsb       YCSB A-F, uniform, uniform-rw on RocksDB
  *   leveldb    YCSB C and A on LevelDB (reads through mmap), each policy
  *              with and without the kernel's mapped-access reports
