@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cachectl end to end, in the VM: attach with --cgroup, see the policy
- * work through list/stats/hist, detach; every refusal with its message and
+ * work through list/stats/hist, detach; an inherited policy replaced by
+ * each way to bind, alike; every refusal with its message and
  * exit status; models in and out; `cachectl monitor` reporting the
  * ejection of a hostile policy; and a configuration applied, compared and
  * kept true by apply --watch as cgroups come and go.  The tool is $CACHECTL, the module
@@ -122,6 +123,8 @@ FIXTURE_TEARDOWN(cachectl)
 	char out[256];
 
 	cachectl(out, sizeof(out), "detach cfifo");
+	cachectl(out, sizeof(out), "detach cfifo2");
+	cachectl(out, sizeof(out), "detach cfifo3");
 	cachectl(out, sizeof(out), "detach ctick");
 	unlink(self->file);
 	if (self->cg) {
@@ -234,6 +237,72 @@ TEST_F(cachectl, bind_unbind_by_path)
 	/* Like echo default > memory.cache_ext: unbinding is idempotent. */
 	EXPECT_EQ(cachectl(out, len, "unbind %s", self->cg), 0);
 	EXPECT_NE(strstr(out, ": default"), NULL) TH_LOG("%s", out);
+}
+
+/*
+ * One rule for every way to bind: a policy a cgroup inherited gives way
+ * to one chosen for it, through memory.cache_ext, netlink (cachectl
+ * bind) or a link on the cgroup (cachectl attach --cgroup), and the
+ * inherited policy chosen by name becomes the cgroup's own; a policy set
+ * on the cgroup itself refuses every one of them.
+ */
+TEST_F(cachectl, every_interface_replaces_an_inherited_policy)
+{
+	static const char *const kids[] = { "by_file", "by_netlink",
+					    "same_name", "by_link" };
+	char *out = self->out, sel[PATH_MAX], buf[64];
+	size_t len = sizeof(self->out);
+	char *kid[4];
+	int i;
+
+	ASSERT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo --cgroup %s",
+			   self->objs, self->cg), 0) TH_LOG("%s", out);
+	ASSERT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo2",
+			   self->objs), 0) TH_LOG("%s", out);
+	ASSERT_EQ(cg_write(self->cg, "cgroup.subtree_control", "+memory"), 0);
+	for (i = 0; i < 4; i++) {
+		kid[i] = cg_name(self->cg, kids[i]);
+		ASSERT_NE(kid[i], NULL);
+		ASSERT_EQ(cg_create(kid[i]), 0);
+		ASSERT_EQ(wait_for_selection(kid[i], "cfifo (inherited)\n"), 0)
+			TH_LOG("%s did not inherit cfifo", kid[i]);
+	}
+
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", kid[0]);
+	EXPECT_EQ(write_str(sel, "cfifo2"), 0);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "cfifo2\n");
+
+	EXPECT_EQ(cachectl(out, len, "bind %s cfifo2", kid[1]), 0) TH_LOG("%s", out);
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", kid[1]);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "cfifo2\n");
+
+	EXPECT_EQ(cachectl(out, len, "bind %s cfifo", kid[2]), 0) TH_LOG("%s", out);
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", kid[2]);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "cfifo\n");
+
+	EXPECT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo3 --cgroup %s",
+			   self->objs, kid[3]), 0) TH_LOG("%s", out);
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", kid[3]);
+	ASSERT_GE(read_text(sel, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "cfifo3\n");
+
+	/* Set on the cgroup itself, a policy refuses all three. */
+	snprintf(sel, sizeof(sel), "%s/memory.cache_ext", kid[2]);
+	EXPECT_EQ(write_str(sel, "cfifo2"), -EBUSY);
+	EXPECT_EQ(cachectl(out, len, "bind %s cfifo2", kid[0]), 1);
+	EXPECT_NE(strstr(out, "already has a policy"), NULL) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "detach cfifo3"), 0) TH_LOG("%s", out);
+	EXPECT_EQ(cachectl(out, len, "attach %s/fifo.bpf.o --name cfifo3 --cgroup %s",
+			   self->objs, kid[1]), 1);
+	EXPECT_NE(strstr(out, "the cgroup has a policy"), NULL) TH_LOG("%s", out);
+
+	for (i = 0; i < 4; i++) {
+		cg_destroy(kid[i]);
+		free(kid[i]);
+	}
 }
 
 /* Thread ids for get_scan, through its pinned map. */

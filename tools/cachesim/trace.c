@@ -197,7 +197,8 @@ int sim_trace_mapped_earliest(struct sim_trace *t)
 	for (i = 0; i < t->nr; i++) {
 		size_t prev = last[ids[i]];
 
-		head[i] = next[i] = SIZE_MAX;
+		head[i] = SIZE_MAX;
+		next[i] = SIZE_MAX;
 		if (!t->req[i].seen_late || prev == SIZE_MAX) {
 			last[ids[i]] = i;
 			continue;

@@ -1031,22 +1031,6 @@ static struct mem_cgroup *memcg_get_by_cgroup_id(u64 id)
 	return mem_cgroup_from_css(css);
 }
 
-static int bind_cgroup_id(struct cache_ext_policy *policy, u64 id,
-			  bool eject_on_init_failure)
-{
-	struct mem_cgroup *memcg;
-	int ret;
-
-	memcg = memcg_get_by_cgroup_id(id);
-	if (IS_ERR(memcg))
-		return PTR_ERR(memcg);
-
-	memcg->cache_ext_inherit = false;
-	ret = bind_memcg(policy, memcg, eject_on_init_failure);
-	css_put(&memcg->css);
-	return ret;
-}
-
 /* End @memcg's binding, if it has one; returns after its exit(). */
 static void unbind_memcg(struct mem_cgroup *memcg)
 {
@@ -1081,21 +1065,41 @@ static void log_unknown_name(const char *name)
 }
 
 /*
- * Bind the policy called @name to @memcg; see cache_ext_bind().  With
- * @replace_inherited, a binding @memcg inherited (cache_ext_memcg_online())
- * gives way to it once the policy is known to be bindable.
+ * Bind @policy to @memcg as the cgroup's own choice, whatever the
+ * interface (memory.cache_ext, cache_ext_bind(), the policy's link on the
+ * cgroup, ops.cgroup_id): a policy the cgroup inherited
+ * (cache_ext_memcg_online()) gives way to it, and becomes the cgroup's
+ * own if it is the one chosen; a policy set on the cgroup itself refuses
+ * it (-EBUSY from bind_memcg()).  If the new policy's init() then fails,
+ * the cgroup is left with the kernel's LRU.
  */
-static int bind_by_name(const char *name, struct mem_cgroup *memcg,
-			bool replace_inherited)
+static int bind_chosen(struct cache_ext_policy *policy,
+		       struct mem_cgroup *memcg, bool eject_on_init_failure)
 {
 	struct cache_ext_binding *b = memcg_binding_locked(memcg);
-	struct cache_ext_policy *policy;
-	int reason;
 
 	lockdep_assert_held(&cache_ext_mutex);
 
 	/* A choice made here: the parent's is not inherited over it. */
 	memcg->cache_ext_inherit = false;
+	if (b && b->inherited) {
+		if (b->policy == policy) {
+			b->inherited = false;
+			return 0;
+		}
+		unbind_memcg(memcg);
+	}
+	return bind_memcg(policy, memcg, eject_on_init_failure);
+}
+
+/* Bind the policy called @name to @memcg; see bind_chosen(). */
+static int bind_by_name(const char *name, struct mem_cgroup *memcg)
+{
+	struct cache_ext_policy *policy;
+	int reason;
+
+	lockdep_assert_held(&cache_ext_mutex);
+
 	policy = policy_find_by_name(name);
 	if (!policy) {
 		log_unknown_name(name);
@@ -1107,9 +1111,22 @@ static int bind_by_name(const char *name, struct mem_cgroup *memcg,
 				    name, cache_ext_eject_reason_str(reason));
 		return -ESHUTDOWN;
 	}
-	if (replace_inherited && b && b->inherited)
-		unbind_memcg(memcg);
-	return bind_memcg(policy, memcg, true);
+	return bind_chosen(policy, memcg, true);
+}
+
+static int bind_cgroup_id(struct cache_ext_policy *policy, u64 id,
+			  bool eject_on_init_failure)
+{
+	struct mem_cgroup *memcg;
+	int ret;
+
+	memcg = memcg_get_by_cgroup_id(id);
+	if (IS_ERR(memcg))
+		return PTR_ERR(memcg);
+
+	ret = bind_chosen(policy, memcg, eject_on_init_failure);
+	css_put(&memcg->css);
+	return ret;
 }
 
 /**
@@ -1143,29 +1160,22 @@ int cache_ext_memcg_show(struct seq_file *m, void *v)
  * @nbytes: length of @buf
  * @off: unused
  *
- * Return: @nbytes, or the error of cache_ext_bind(); binding a cgroup
- * that has a policy set already is -EBUSY: write "default" first.  An
- * inherited policy (cache_ext_memcg_online()) is replaced.
+ * Return: @nbytes, or the error of cache_ext_bind(), whose rules it
+ * follows: an inherited policy is replaced, one set on the cgroup is
+ * -EBUSY (write "default" first).
  */
 ssize_t cache_ext_memcg_write(struct kernfs_open_file *of, char *buf,
 			      size_t nbytes, loff_t off)
 {
 	struct mem_cgroup *memcg = mem_cgroup_from_css(of_css(of));
-	struct cache_ext_binding *b;
 	int ret = 0;
 
 	buf = strstrip(buf);
 	mutex_lock(&cache_ext_mutex);
-	b = memcg_binding_locked(memcg);
-	if (!strcmp(buf, "default")) {
+	if (!strcmp(buf, "default"))
 		unbind_memcg(memcg);
-	} else if (b && b->inherited && !strcmp(b->ops->name, buf)) {
-		/* The inherited policy, now set here. */
-		b->inherited = false;
-	} else {
-		/* A policy set here replaces an inherited one. */
-		ret = bind_by_name(buf, memcg, true);
-	}
+	else
+		ret = bind_by_name(buf, memcg);
 	mutex_unlock(&cache_ext_mutex);
 	return ret ?: nbytes;
 }
@@ -1405,11 +1415,15 @@ void cache_ext_policy_unregister(struct cache_ext_ops *ops)
  * @name: the policy's name
  * @cgroup_id: the cgroup's id; it must have the memory controller
  *
- * An init() that fails refuses the binding and ejects the policy.
+ * The same operation as a write to the cgroup's memory.cache_ext: a
+ * policy the cgroup inherited from its parent is replaced (the same
+ * policy becomes the cgroup's own), one set on the cgroup itself is not.
+ * An init() that fails refuses the binding, leaves the cgroup with the
+ * kernel's LRU and ejects the policy.
  *
  * Return: 0; -ENOENT for an unknown policy or cgroup; -EINVAL if the
- * cgroup has no memory controller of its own; -EBUSY if it is bound
- * already; -ESHUTDOWN if the policy was ejected; or init()'s error.
+ * cgroup has no memory controller of its own; -EBUSY if a policy was set
+ * on it; -ESHUTDOWN if the policy was ejected; or init()'s error.
  */
 int cache_ext_bind(const char *name, u64 cgroup_id)
 {
@@ -1421,7 +1435,7 @@ int cache_ext_bind(const char *name, u64 cgroup_id)
 		return PTR_ERR(memcg);
 
 	mutex_lock(&cache_ext_mutex);
-	ret = bind_by_name(name, memcg, false);
+	ret = bind_by_name(name, memcg);
 	mutex_unlock(&cache_ext_mutex);
 	css_put(&memcg->css);
 	return ret;
