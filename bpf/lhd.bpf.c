@@ -286,7 +286,7 @@ void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
 		u32 *st, density = 0;
 
 		seen++;
-		if (cache_ext_folio_busy(folio))
+		if (bpf_cache_ext_folio_busy(folio))
 			continue;
 		st = cache_ext_folio_state(folio, u32);
 		if (st)

@@ -295,7 +295,7 @@ void CACHE_EXT_OP(mglru_evict, struct cache_ext_eviction_ctx *req,
 				bpf_cache_ext_list_move(memcg, next, folio, CACHE_EXT_TAIL);
 				continue;
 			}
-			if (cache_ext_folio_busy(folio))
+			if (bpf_cache_ext_folio_busy(folio))
 				busy++;
 			else
 				bpf_cache_ext_propose(req, folio);

@@ -62,7 +62,7 @@ void CACHE_EXT_OP(ml_protect_evict, struct cache_ext_eviction_ctx *req,
 	for_each_list_folio(folio, memcg, FIFO_LIST, budget) {
 		if (req->nr_proposed >= req->nr_requested)
 			break;
-		if (cache_ext_folio_busy(folio))
+		if (bpf_cache_ext_folio_busy(folio))
 			continue;
 		if (!have_limit || !lc_score(folio, now, &logit)) {
 			__sync_fetch_and_add(&nr_no_model, 1);

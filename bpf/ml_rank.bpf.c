@@ -72,7 +72,7 @@ void CACHE_EXT_OP(ml_rank_evict, struct cache_ext_eviction_ctx *req,
 		sample = size > 0 ? size : 0;
 	for_each_list_folio(folio, memcg, FIFO_LIST, sample) {
 		pos++;
-		if (cache_ext_folio_busy(folio))
+		if (bpf_cache_ext_folio_busy(folio))
 			continue;
 		if (!lc_score(folio, now, &logit)) {
 			__sync_fetch_and_add(&nr_no_model, 1);

@@ -198,7 +198,7 @@ void CACHE_EXT_OP(s3fifo_evict, struct cache_ext_eviction_ctx *req,
 			__sync_fetch_and_add(&nr_promoted, 1);
 			continue;
 		}
-		if (!cache_ext_folio_busy(folio))
+		if (!bpf_cache_ext_folio_busy(folio))
 			bpf_cache_ext_propose(req, folio);
 	}
 
@@ -218,7 +218,7 @@ void CACHE_EXT_OP(s3fifo_evict, struct cache_ext_eviction_ctx *req,
 			__sync_fetch_and_add(&nr_reinserted, 1);
 			continue;
 		}
-		if (!cache_ext_folio_busy(folio))
+		if (!bpf_cache_ext_folio_busy(folio))
 			bpf_cache_ext_propose(req, folio);
 	}
 }

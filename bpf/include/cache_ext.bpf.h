@@ -68,6 +68,12 @@ extern u32 *bpf_cache_ext_folio_data(struct folio *folio,
 extern int bpf_cache_ext_folio_prefetched(struct folio *folio) __ksym;
 /* With CACHE_EXT_OPS_COUNT_REFS: uses since the last call, then 0. */
 extern int bpf_cache_ext_folio_take_refs(struct folio *folio) __ksym;
+/*
+ * Could reclaim not free @folio now (locked, dirty, under writeback, not
+ * uptodate, off the LRU, or held by another reference)?  The kernel's own
+ * test: proposing such a folio wastes a candidate slot.
+ */
+extern int bpf_cache_ext_folio_busy(struct folio *folio) __ksym;
 /* Give up: the policy is ejected with @msg__str as the reason's text. */
 extern int bpf_cache_ext_eject_self(struct mem_cgroup *memcg,
 				    const char *msg__str) __ksym;
@@ -94,36 +100,6 @@ static __always_inline u64 cache_ext_folio_ino(struct folio *folio)
 	struct address_space *mapping = folio->mapping;
 
 	return mapping ? mapping->host->i_ino : 0;
-}
-
-/*
- * Is the folio busy: still being read in, locked, dirty or under
- * writeback, or not on the LRU yet?  Reclaim cannot free it now (the
- * kernel declines dirty and writeback candidates and leaves them to the
- * flushers), so proposing it wastes a candidate slot.  A new folio reaches
- * the LRU from a per-CPU batch; the batch of a CPU the reader left may hold
- * it for a long time, and such folios sit at the head of a FIFO.
- *
- * Held counts too: a small folio with a reference beyond the page cache's
- * and its mappings' cannot be freed (__remove_mapping() expects exactly
- * those).  In 6.12 a folio queued for activation (a second read) keeps
- * PG_lru in the per-CPU batch that holds such a reference, until that
- * CPU drains it: reclaim isolates it and gives it back unfreed, and a
- * policy that proposes it again each round gets nothing from the round.
- */
-static __always_inline bool cache_ext_folio_busy(struct folio *folio)
-{
-	unsigned long flags = folio->flags;
-
-	if ((flags & (1UL << PG_locked)) || (flags & (1UL << PG_writeback)) ||
-	    (flags & (1UL << PG_dirty)) || !(flags & (1UL << PG_uptodate)) ||
-	    !(flags & (1UL << PG_lru)))
-		return true;
-	/* Large folios count their mappings elsewhere: not judged here. */
-	if (flags & (1UL << PG_head))
-		return false;
-	/* _mapcount is -1 when unmapped: page cache + mappings = 1 + mapcount + 1. */
-	return folio->_refcount.counter > folio->_mapcount.counter + 2;
 }
 
 /* Page index of a folio in its file. */
@@ -316,7 +292,7 @@ cache_ext_score_sample(struct cache_ext_eviction_ctx *req,
 		u32 *count;
 
 		seen++;
-		if (cache_ext_folio_busy(folio))
+		if (bpf_cache_ext_folio_busy(folio))
 			continue;
 		count = cache_ext_folio_state(folio, u32);
 		if (count)

@@ -225,6 +225,19 @@ int bpf_cache_ext_folio_prefetched(struct folio *folio)
 	return f ? f->prefetched : -ENOENT;
 }
 
+/*
+ * The kernel's test on the folio's flags; a simulated folio is never held
+ * by another reference, nor locked, dirty or under writeback.
+ */
+int bpf_cache_ext_folio_busy(struct folio *folio)
+{
+	const unsigned long mask = (1UL << PG_locked) | (1UL << PG_writeback) |
+				   (1UL << PG_dirty) | (1UL << PG_uptodate) |
+				   (1UL << PG_lru);
+
+	return (folio->flags & mask) != ((1UL << PG_uptodate) | (1UL << PG_lru));
+}
+
 int bpf_cache_ext_folio_take_refs(struct folio *folio)
 {
 	struct sim_folio *f;

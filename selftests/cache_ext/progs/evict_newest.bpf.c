@@ -30,7 +30,7 @@ void CACHE_EXT_OP(newest_evict, struct cache_ext_eviction_ctx *req,
 	for_each_list_folio(folio, memcg, 0, 64 + 4 * req->nr_requested) {
 		if (req->nr_proposed >= req->nr_requested)
 			break;
-		if (cache_ext_folio_busy(folio))
+		if (bpf_cache_ext_folio_busy(folio))
 			continue;
 		if (!bpf_cache_ext_propose(req, folio))
 			__sync_fetch_and_add(&nr_proposed, 1);

@@ -33,7 +33,7 @@ void CACHE_EXT_OP(slow_evict, struct cache_ext_eviction_ctx *req,
 	for_each_list_folio(folio, memcg, 0, 256) {
 		if (req->nr_proposed >= req->nr_requested)
 			break;
-		if (cache_ext_folio_busy(folio))
+		if (bpf_cache_ext_folio_busy(folio))
 			continue;
 		if (bpf_cache_ext_propose(req, folio))
 			continue;

@@ -66,7 +66,7 @@ enum {
 	BPF_RB_RING_SIZE = 1,
 };
 
-/* Folio flags a policy tests (cache_ext_folio_busy()). */
+/* Folio flags the simulator sets and bpf_cache_ext_folio_busy() tests. */
 enum pageflags {
 	PG_locked = 0,
 	PG_writeback = 1,
@@ -74,12 +74,7 @@ enum pageflags {
 	PG_uptodate = 3,
 	PG_dirty = 4,
 	PG_lru = 5,
-	PG_head = 6,
 };
-
-typedef struct {
-	int counter;
-} atomic_t;
 
 struct super_block {
 	u32 s_dev;
@@ -95,16 +90,10 @@ struct address_space {
 	struct inode *host;
 };
 
-/*
- * The simulator's folios are never held by anyone but the page cache:
- * both counts stay 0, which cache_ext_folio_busy() reads as not held.
- */
 struct folio {
 	unsigned long flags;
 	struct address_space *mapping;
 	pgoff_t index;
-	atomic_t _mapcount;
-	atomic_t _refcount;
 };
 
 struct kernfs_node {

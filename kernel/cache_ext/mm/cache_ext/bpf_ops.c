@@ -200,6 +200,7 @@ BTF_ID_FLAGS(func, bpf_cache_ext_list_rotate, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_cache_ext_folio_data, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_cache_ext_folio_prefetched, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_cache_ext_folio_take_refs, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_cache_ext_folio_busy, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_cache_ext_eject_self, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(cache_ext_kfunc_ids)
 

@@ -234,7 +234,7 @@ __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 }
 
 /*
- * Can reclaim not free @folio now?  As cache_ext_folio_busy() in BPF:
+ * Can reclaim not free @folio now?  Policies ask bpf_cache_ext_folio_busy():
  * locked, under writeback, dirty, not uptodate or off the LRU, or, if
  * small, held: referenced beyond the page cache and its mappings, which
  * __remove_mapping() refuses.  A folio queued for activation keeps PG_lru
@@ -253,6 +253,25 @@ static bool folio_busy(struct folio *folio)
 		return true;
 	return !folio_test_large(folio) &&
 	       folio_ref_count(folio) > folio_mapcount(folio) + 1;
+}
+
+/**
+ * bpf_cache_ext_folio_busy - could reclaim not free a folio now
+ * @folio: a folio the callback was given or found on its lists
+ *
+ * The kernel's own test, the one bpf_cache_ext_propose_list() passes
+ * folios over by: locked, under writeback, dirty, not uptodate or off the
+ * LRU, or, if small, held by a reference beyond the page cache and its
+ * mappings (a per-CPU LRU batch, a reader between lookup and copy), which
+ * __remove_mapping() refuses.  A policy that ranks its folios itself
+ * skips busy ones with it rather than proposing folios reclaim would give
+ * back; the answer may change as soon as it is given.
+ *
+ * Return: 1 if @folio is busy, 0 if not.
+ */
+__bpf_kfunc int bpf_cache_ext_folio_busy(struct folio *folio)
+{
+	return folio_busy(folio);
 }
 
 /**
