@@ -543,7 +543,7 @@ $(EVAL_OUT)/%: bench/eval/%.c
 	@echo '  CC      $<'
 	@$(CC) $(EVAL_CFLAGS) -o $@ $< -lm
 
-EVAL_EXPERIMENTS := ycsb leveldb trace search get-scan admit isolation overhead learned
+EVAL_EXPERIMENTS := ycsb leveldb trace search search-mmap get-scan admit isolation overhead learned
 EVAL_DEPS	:= kernel module tools bpf $(EVAL_BINS) $(CACHESIM) $(SIM_POLICIES)
 EVAL		:= CACHE_EXT_CTL_KO=$(CTL_KO) CACHECTL=$(CACHECTL) CACHESIM=$(CACHESIM) \
 		   LCTRAIN=$(LCTRAIN) EVAL_BIN=$(EVAL_OUT) scripts/eval.sh

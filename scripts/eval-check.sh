@@ -28,7 +28,7 @@ is_png() {
 	[ -f "$1" ] && [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '211PNG' ]
 }
 
-for e in ycsb leveldb trace search get-scan admit isolation overhead learned; do
+for e in ycsb leveldb trace search search-mmap get-scan admit isolation overhead learned; do
 	csv=$dir/$e/results.csv
 	bad=$(awk -F, -v e="$e" '
 		NR == 1 { if ($0 != "experiment,workload,setup,rep,metric,value") print "header"; next }

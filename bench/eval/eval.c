@@ -27,6 +27,8 @@
  *              with and without the kernel's mapped-access reports
  *   trace      the CloudPhysics trace as preads, at 1/5/10/25% of its pages
  *   search     ripgrep over a source tree, repeated, cgroup half its size
+ *   search-mmap  the same with the files mapped (rg --mmap): a second mapped
+ *              reader, its reference string recorded for cachesim
  *   get-scan   RocksDB GETs with a SCAN thread: get_scan, fadvise, kernel
  *   admit      RocksDB uniform read/write, compaction threads not admitted
  *   isolation  YCSB C and the search side by side in two cgroups
@@ -92,6 +94,8 @@ struct scale {
 	int trace_pcts[4], nr_trace_pcts;
 	int search_runs;
 	const char *search_setups;
+	/* The search through mmap (rg --mmap); NULL: not run. */
+	const char *search_mmap_setups;
 	long getscan_ops, getscan_len, admit_ops;
 	long fio_ios, fio_mib;
 	long registry_mib[3];
@@ -123,6 +127,12 @@ static const char *const trace_setups =
 static const char *const leveldb_setups =
 	"kernel-lru,kernel-mglru,lfu,lfu@nomap,s3fifo,s3fifo@nomap,"
 	"ml_rank,ml_rank@nomap,mru,mglru";
+/*
+ * The search again with its files mapped (rg --mmap), a second mapped
+ * reader beside LevelDB: the policies cachectl advise ranks on it.
+ */
+static const char *const search_mmap_setups =
+	"kernel-lru,kernel-mglru,fifo,lfu,s3fifo,lhd,mru,mglru";
 static const char *const learned_setups =
 	"lfu,ml_rank/oversample=10,ml_rank/oversample=20,"
 	"ml_rank/oversample=30,ml_rank/oversample=40";
@@ -151,6 +161,7 @@ static const struct scale scales[] = {
 		.trace_setups = trace_setups,
 		.trace_reps = 1, .trace_pcts = { 1, 5, 10, 25 }, .nr_trace_pcts = 4,
 		.search_runs = 10, .search_setups = "kernel-lru,kernel-mglru,mru",
+		.search_mmap_setups = search_mmap_setups,
 		.getscan_ops = 12000, .getscan_len = 10000, .admit_ops = 12000,
 		.fio_ios = 20000, .fio_mib = 64,
 		.registry_mib = { 16, 24, 32 },
@@ -200,6 +211,7 @@ static const struct scale scales[] = {
 		.trace_setups = "kernel-lru,s3fifo",
 		.trace_reps = 1, .trace_pcts = { 1, 5, 10, 25 }, .nr_trace_pcts = 4,
 		.search_runs = 2, .search_setups = "kernel-lru,mru",
+		.search_mmap_setups = "kernel-lru,mru",
 		.getscan_ops = 300, .getscan_len = 200, .admit_ops = 300,
 		.fio_ios = 2000, .fio_mib = 64,
 		.registry_mib = { 16, 20, 24 },
@@ -459,29 +471,51 @@ out:
  * at the cgroup's file-page capacity with every heuristic policy and
  * belady, oracle and lfu_ideal.  Nothing without $CACHE_EXT_OUT (vm.sh -o).
  */
-static int record_refs(const char *exp, struct ycsb_args *a)
+/*
+ * Record the reference string of @exp's workload @wl with @trace(@log,
+ * summary, len, @arg) into $CACHE_EXT_OUT/refs/@exp,@wl.lclog, with rows
+ * of what it holds and lost.  0 without $CACHE_EXT_OUT or for an
+ * experiment the scale does not record.
+ */
+static int record_string(const char *exp, const char *wl,
+			 int (*trace)(const char *log, char *summary,
+				      size_t len, void *arg), void *arg)
 {
-	const char *cachectl = getenv("CACHECTL"), *out = getenv("CACHE_EXT_OUT");
+	const char *out = getenv("CACHE_EXT_OUT");
 	char log[PATH_MAX], summary[256] = "", what[128];
 	unsigned long long events, dropped;
 	int ret;
 
-	if (!out || !cachectl || !listed(sc->refs_exps, exp))
+	if (!out || !getenv("CACHECTL") || !listed(sc->refs_exps, exp))
 		return 0;
-	traced_length(a);
 	snprintf(log, sizeof(log), "%s/refs", out);
 	mkdir(log, 0755);
-	snprintf(log, sizeof(log), "%s/refs/%s,%s.lclog", out, exp, a->workload);
-	ret = trace_ycsb("eval_refs", cachectl, a, log, summary, sizeof(summary));
-	snprintf(what, sizeof(what), "%s: reference string for cachesim", a->workload);
+	snprintf(log, sizeof(log), "%s/refs/%s,%s.lclog", out, exp, wl);
+	ret = trace(log, summary, sizeof(summary), arg);
+	snprintf(what, sizeof(what), "%s: reference string for cachesim", wl);
 	progress(exp, 0, 0, what, ret ? "FAILED" : summary);
 	/* What it holds and lost, for the room table (cachesim refuses >0.1%). */
 	if (!ret && sscanf(summary, "recorded %llu events, %llu dropped",
 			   &events, &dropped) == 2) {
-		csv_row(exp, a->workload, "sim:recording", 0, "events", events);
-		csv_row(exp, a->workload, "sim:recording", 0, "dropped", dropped);
+		csv_row(exp, wl, "sim:recording", 0, "events", events);
+		csv_row(exp, wl, "sim:recording", 0, "dropped", dropped);
 	}
 	return ret;
+}
+
+static int trace_ycsb_refs(const char *log, char *summary, size_t len,
+			   void *arg)
+{
+	struct ycsb_args *a = arg;
+
+	traced_length(a);
+	return trace_ycsb("eval_refs", getenv("CACHECTL"), a, log, summary,
+			  len);
+}
+
+static int record_refs(const char *exp, struct ycsb_args *a)
+{
+	return record_string(exp, a->workload, trace_ycsb_refs, a);
 }
 
 static int any_learned(char **setups, int n)
@@ -748,11 +782,15 @@ static long search_kib(void)
 	return tree_kib / 2 + 4 * MIB_KIB;
 }
 
-/* @n searches of the tree in @cg, one after the other; seconds each. */
-static int search_runs(const char *cg, int n, double *secs)
+/*
+ * @n searches of the tree in @cg, one after the other, reading the files
+ * (@mmap 0) or mapping them (rg --mmap); seconds each.
+ */
+static int search_runs(const char *cg, int n, int mmap, double *secs)
 {
 	char src[PATH_MAX], out[4096];
 	char *argv[] = { "rg", "-c", "-j2", "--no-messages",
+			 mmap ? "--mmap" : "--no-mmap",
 			 "cache_ext_eval_needle", src, NULL };
 	int i, ret;
 
@@ -773,29 +811,78 @@ static int search_runs(const char *cg, int n, double *secs)
 	return 0;
 }
 
-static int exp_search(const char *exp)
+/* The file pages @cg holds (memory.stat "file"), or -1. */
+static long cg_file_pages(const char *cg)
+{
+	char path[PATH_MAX], line[256];
+	long long bytes = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "file %lld", &bytes) == 1)
+			break;
+	fclose(f);
+	return bytes < 0 ? -1 : (long)(bytes / 4096);
+}
+
+/* run_traced() body: the mapped searches of the measured runs. */
+static int search_mmap_traced(const char *cgroup, void *arg)
+{
+	double secs;
+
+	return search_runs(cgroup, *(int *)arg, 1, &secs) ? 1 : 0;
+}
+
+static int trace_search_mmap(const char *log, char *summary, size_t len,
+			     void *arg)
+{
+	struct setup_run r;
+	int ret;
+
+	if (setup_begin(&r, "eval_refs", "kernel-lru", search_kib()))
+		return -1;
+	ret = run_traced(getenv("CACHECTL"), r.cg, log, "oversample=1", 0,
+			 search_mmap_traced, arg, summary, len);
+	setup_end(&r);
+	return ret;
+}
+
+/*
+ * Every setup of @list runs the scale's searches (their files mapped with
+ * @mmap) in a cgroup of search_kib(): rows secs_per_search and
+ * @reads_metric, the pages read from disk per search; with @mmap also the
+ * file pages the cgroup holds at the end ("capacity"), at which
+ * scripts/eval.sh simulates the recording.
+ */
+static int search_setups(const char *exp, const char *wl, const char *list,
+			 int mmap, const char *reads_metric)
 {
 	char sbuf[512], *setups[MAX_SETUPS];
-	int ns = split(sc->search_setups, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
-	int done = 0, failed = 0, rep, i;
-	char wl[32];
+	int ns = split(list, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
+	int done = 0, failed = 0, rep, i, n = sc->search_runs;
 
-	snprintf(wl, sizeof(wl), "rg-x%d", sc->search_runs);
 	for (rep = 0; rep < reps; rep++) {
 		for (i = 0; i < ns; i++) {
 			const char *s = setups[rotated(i, rep, ns)];
-			char what[128], result[128];
+			char what[128], result[160];
 			struct setup_run r;
-			double secs;
 			long long reads;
+			long pages = -1;
+			double secs;
 			int ret;
 
 			if (setup_begin(&r, "eval_run", s, search_kib())) {
 				failed = 1;
 				continue;
 			}
-			ret = search_runs(r.cg, sc->search_runs, &secs);
+			ret = search_runs(r.cg, n, mmap, &secs);
 			reads = setup_disk_reads(&r);
+			if (!ret && mmap)
+				pages = cg_file_pages(r.cg);
 			setup_end(&r);
 			snprintf(what, sizeof(what), "%s rep %d", s, rep + 1);
 			if (ret) {
@@ -804,15 +891,43 @@ static int exp_search(const char *exp)
 				continue;
 			}
 			csv_row(exp, wl, s, rep, "secs_per_search", secs);
-			csv_row(exp, wl, s, rep, "disk_reads_per_search",
-				(double)reads / sc->search_runs);
+			csv_row(exp, wl, s, rep, reads_metric, (double)reads / n);
+			if (pages > 0)
+				csv_row(exp, wl, s, rep, "capacity", pages);
 			snprintf(result, sizeof(result), "%.2f s/search, %.0f disk reads/search (cgroup %ld KiB)",
-				 secs, (double)reads / sc->search_runs,
-				 search_kib());
+				 secs, (double)reads / n, search_kib());
 			progress(exp, ++done, ns * reps, what, result);
 		}
 	}
 	return failed;
+}
+
+static int exp_search(const char *exp)
+{
+	char wl[32];
+
+	snprintf(wl, sizeof(wl), "rg-x%d", sc->search_runs);
+	return search_setups(exp, wl, sc->search_setups, 0,
+			     "disk_reads_per_search");
+}
+
+/*
+ * The search with its files mapped (rg --mmap): a second application that
+ * reads through mmap, LevelDB's being the first.  Its reference string is
+ * recorded first, for the room table and what cachectl advise would pick.
+ * An operation is one search (disk_reads_per_op).
+ */
+static int exp_search_mmap(const char *exp)
+{
+	int n = sc->search_runs, failed;
+	char wl[32];
+
+	if (!sc->search_mmap_setups)
+		return 0;
+	snprintf(wl, sizeof(wl), "rg-mmap-x%d", n);
+	failed = record_string(exp, wl, trace_search_mmap, &n);
+	return search_setups(exp, wl, sc->search_mmap_setups, 1,
+			     "disk_reads_per_op") | failed;
 }
 
 /* --------------------------------------------------------------------- */
@@ -918,7 +1033,7 @@ static int search_while(const char *cg, pid_t pid, double *secs)
 	int n = 0, status = -1, ret = 0;
 
 	for (;;) {
-		if (search_runs(cg, 1, &one))
+		if (search_runs(cg, 1, 0, &one))
 			ret = -1;
 		total += one;
 		n++;
@@ -1282,6 +1397,7 @@ static const struct experiment {
 	{ "leveldb", exp_leveldb },
 	{ "trace", exp_trace },
 	{ "search", exp_search },
+	{ "search-mmap", exp_search_mmap },
 	{ "get-scan", exp_getscan },
 	{ "admit", exp_admit },
 	{ "isolation", exp_isolation },

@@ -56,6 +56,8 @@ static const struct metric_info metrics[] = {
 	{ "trace", "miss_ratio", "miss ratio (disk pages read / pages referenced)", 0, 1 },
 	{ "search", "secs_per_search", "seconds per search", 0, 1 },
 	{ "search", "disk_reads_per_search", "pages read from disk per search", 0, 0 },
+	{ "search-mmap", "disk_reads_per_op", "pages read from disk per search (rg --mmap)", 0, 1 },
+	{ "search-mmap", "secs_per_search", "seconds per search (rg --mmap)", 0, 0 },
 	{ "get-scan", "get_ops_per_s", "GET throughput (ops/s)", 1, 1 },
 	{ "get-scan", "read_p99_us", "GET P99 latency (us)", 0, 0 },
 	{ "get-scan", "scan_ops_per_s", "SCAN throughput (scans/s)", 1, 0 },
@@ -1300,8 +1302,8 @@ static void print_claims(FILE *md)
 static int exp_rank(const char *exp)
 {
 	static const char *const order[] = {
-		"machine", "ycsb", "leveldb", "trace", "search", "get-scan",
-		"admit", "isolation", "overhead", "learned",
+		"machine", "ycsb", "leveldb", "trace", "search", "search-mmap",
+		"get-scan", "admit", "isolation", "overhead", "learned",
 	};
 	size_t i;
 
