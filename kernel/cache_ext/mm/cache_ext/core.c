@@ -525,6 +525,29 @@ struct cache_ext_call *cache_ext_current_call(void)
 	return NULL;
 }
 
+/**
+ * cache_ext_lock_contended - wait for a binding's lock another CPU holds
+ * @b: the binding
+ *
+ * The slow path of cache_ext_lock_irqsave() and cache_ext_lock(), with
+ * interrupts off.  The wait is not the running call's doing: the holder
+ * is kernel code on another CPU, perhaps a vCPU its host has preempted,
+ * which the waiter spins through.  It is left out of the call's time, so
+ * that a policy is not ejected for its host's scheduling (a get_scan
+ * moving folios on two vCPUs of an overcommitted host was, its
+ * folio_accessed() calls over the per-second budget).
+ */
+void cache_ext_lock_contended(struct cache_ext_binding *b)
+	__acquires(&b->lock)
+{
+	struct cache_ext_call *call = this_cpu_read(cache_ext_running);
+	u64 start = cache_ext_clock();
+
+	spin_lock(&b->lock);
+	if (call)
+		call->lock_wait += cache_ext_clock() - start;
+}
+
 /*
  * Whether @call is over: past its budget, by the clock if @read_clock, or
  * of a policy ejected since it began (a loop that asks for work ends now).

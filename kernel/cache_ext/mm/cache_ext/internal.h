@@ -444,6 +444,9 @@ struct cache_ext_binding {
 	u64 overrun_end[CACHE_EXT_NR_TIMED];
 };
 
+/* core.c: the wait for @b's lock when another CPU holds it. */
+void cache_ext_lock_contended(struct cache_ext_binding *b);
+
 /*
  * Take @b's lock with interrupts off, counting the acquisition in
  * &cache_ext_stats.lock_holds: the lock is what a binding adds to the page
@@ -457,7 +460,9 @@ cache_ext_lock_irqsave(struct cache_ext_binding *b)
 	unsigned long flags;
 
 	this_cpu_inc(*b->stats.lock_holds);
-	spin_lock_irqsave(&b->lock, flags);
+	local_irq_save(flags);
+	if (unlikely(!spin_trylock(&b->lock)))
+		cache_ext_lock_contended(b);
 	return flags;
 }
 
@@ -467,7 +472,8 @@ static __always_inline void cache_ext_lock(struct cache_ext_binding *b)
 {
 	lockdep_assert_irqs_disabled();
 	this_cpu_inc(*b->stats.lock_holds);
-	spin_lock(&b->lock);
+	if (unlikely(!spin_trylock(&b->lock)))
+		cache_ext_lock_contended(b);
 }
 
 /*
@@ -695,6 +701,8 @@ struct cache_ext_evict_req;
  *	jiffy before the budget can end (cache_ext_call_over_budget())
  * @loop_checks: iterations of the call's BPF loops so far, so that they
  *	read the clock only once in a while (__cache_ext_loop_cancelled())
+ * @lock_wait: ns the call waited for a binding's lock held by another
+ *	CPU (cache_ext_lock_contended()), left out of its time
  * @over: the call was found past its budget: its kfuncs fail and its BPF
  *	loops end
  *
@@ -722,6 +730,7 @@ struct cache_ext_call {
 	struct cache_ext_insert *insert;
 	unsigned long check_from;
 	unsigned int loop_checks;
+	u64 lock_wait;
 	bool over;
 };
 
@@ -819,6 +828,7 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	call->folio = NULL;
 	call->insert = NULL;
 	call->loop_checks = 0;
+	call->lock_wait = 0;
 	call->over = false;
 	call->budget = READ_ONCE(cache_ext_budget(cb)->ns);
 	preempt_disable();
@@ -848,20 +858,23 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	call->irq_start = cache_ext_irq_time();
 }
 
-/* How long a call has run at @now, interrupts it sat through left out. */
+/*
+ * How long a call has run at @now, the interrupts it sat through and its
+ * waits for a binding's lock left out.
+ */
 static inline u64 cache_ext_call_time(const struct cache_ext_call *call,
 				      u64 now)
 {
 	u64 wall = now - call->start;
-	u64 irq = cache_ext_irq_time() - call->irq_start;
+	u64 other = cache_ext_irq_time() - call->irq_start + call->lock_wait;
 
-	return wall > irq ? wall - irq : 0;
+	return wall > other ? wall - other : 0;
 }
 
 /*
  * Returns the nanoseconds the call took, charged to its binding: its
  * time by cache_ext_clock(), less the time this CPU spent in
- * interrupts meanwhile.
+ * interrupts and waiting for a binding's lock meanwhile.
  */
 static inline u64 cache_ext_leave(struct cache_ext_call *call)
 {
