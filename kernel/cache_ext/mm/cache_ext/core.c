@@ -528,24 +528,36 @@ struct cache_ext_call *cache_ext_current_call(void)
 /**
  * cache_ext_lock_contended - wait for a binding's lock another CPU holds
  * @b: the binding
+ * @irqsave: take it with interrupts off (cache_ext_lock_irqsave()); else
+ *	the caller has them off already (cache_ext_lock())
  *
- * The slow path of cache_ext_lock_irqsave() and cache_ext_lock(), with
- * interrupts off.  The wait is not the running call's doing: the holder
- * is kernel code on another CPU, perhaps a vCPU its host has preempted,
- * which the waiter spins through.  It is left out of the call's time, so
- * that a policy is not ejected for its host's scheduling (a get_scan
- * moving folios on two vCPUs of an overcommitted host was, its
- * folio_accessed() calls over the per-second budget).
+ * The slow path of cache_ext_lock_irqsave() and cache_ext_lock().  The
+ * wait is not the running call's doing: the holder is kernel code on
+ * another CPU, perhaps a vCPU its host has preempted, which the waiter
+ * spins through.  It is left out of the call's time, so that a policy is
+ * not ejected for its host's scheduling (a get_scan moving folios on two
+ * vCPUs of an overcommitted host was, its folio_accessed() calls over the
+ * per-second budget).  A wait in interrupt context is not counted: the
+ * interrupted call leaves out the interrupt's time already.
+ *
+ * Return: the flags for spin_unlock_irqrestore() with @irqsave, else 0.
  */
-void cache_ext_lock_contended(struct cache_ext_binding *b)
+unsigned long cache_ext_lock_contended(struct cache_ext_binding *b,
+				       bool irqsave)
 	__acquires(&b->lock)
 {
-	struct cache_ext_call *call = this_cpu_read(cache_ext_running);
+	struct cache_ext_call *call = in_task() ?
+				      this_cpu_read(cache_ext_running) : NULL;
 	u64 start = cache_ext_clock();
+	unsigned long flags = 0;
 
-	spin_lock(&b->lock);
+	if (irqsave)
+		spin_lock_irqsave(&b->lock, flags);
+	else
+		spin_lock(&b->lock);
 	if (call)
 		call->lock_wait += cache_ext_clock() - start;
+	return flags;
 }
 
 /*

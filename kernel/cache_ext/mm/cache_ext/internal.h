@@ -445,7 +445,8 @@ struct cache_ext_binding {
 };
 
 /* core.c: the wait for @b's lock when another CPU holds it. */
-void cache_ext_lock_contended(struct cache_ext_binding *b);
+unsigned long cache_ext_lock_contended(struct cache_ext_binding *b,
+				       bool irqsave);
 
 /*
  * Take @b's lock with interrupts off, counting the acquisition in
@@ -460,9 +461,8 @@ cache_ext_lock_irqsave(struct cache_ext_binding *b)
 	unsigned long flags;
 
 	this_cpu_inc(*b->stats.lock_holds);
-	local_irq_save(flags);
-	if (unlikely(!spin_trylock(&b->lock)))
-		cache_ext_lock_contended(b);
+	if (unlikely(!spin_trylock_irqsave(&b->lock, flags)))
+		flags = cache_ext_lock_contended(b, true);
 	return flags;
 }
 
@@ -473,7 +473,7 @@ static __always_inline void cache_ext_lock(struct cache_ext_binding *b)
 	lockdep_assert_irqs_disabled();
 	this_cpu_inc(*b->stats.lock_holds);
 	if (unlikely(!spin_trylock(&b->lock)))
-		cache_ext_lock_contended(b);
+		cache_ext_lock_contended(b, false);
 }
 
 /*
