@@ -465,16 +465,12 @@ out:
 }
 
 /*
- * The room a workload leaves: record its page-reference string once, on a
- * run of the measured seed under the tracer, into
- * $CACHE_EXT_OUT/refs/@exp,@wl.lclog; scripts/eval.sh runs cachesim on it
- * at the cgroup's file-page capacity with every heuristic policy and
- * belady, oracle and lfu_ideal.  Nothing without $CACHE_EXT_OUT (vm.sh -o).
- */
-/*
- * Record the reference string of @exp's workload @wl with @trace(@log,
- * summary, len, @arg) into $CACHE_EXT_OUT/refs/@exp,@wl.lclog, with rows
- * of what it holds and lost.  0 without $CACHE_EXT_OUT or for an
+ * The room a workload leaves: record the page-reference string of @exp's
+ * workload @wl once, with @trace(log, summary, len, @arg) (a run under the
+ * tracer), into $CACHE_EXT_OUT/refs/@exp,@wl.lclog, with rows of what it
+ * holds and lost; scripts/eval.sh runs cachesim on it at the cgroup's
+ * file-page capacity with every heuristic policy and belady, oracle and
+ * lfu_ideal.  0 and nothing without $CACHE_EXT_OUT (vm.sh -o) or for an
  * experiment the scale does not record.
  */
 static int record_string(const char *exp, const char *wl,
@@ -811,24 +807,6 @@ static int search_runs(const char *cg, int n, int mmap, double *secs)
 	return 0;
 }
 
-/* The file pages @cg holds (memory.stat "file"), or -1. */
-static long cg_file_pages(const char *cg)
-{
-	char path[PATH_MAX], line[256];
-	long long bytes = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/memory.stat", cg);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "file %lld", &bytes) == 1)
-			break;
-	fclose(f);
-	return bytes < 0 ? -1 : (long)(bytes / 4096);
-}
-
 /* run_traced() body: the mapped searches of the measured runs. */
 static int search_mmap_traced(const char *cgroup, void *arg)
 {
@@ -853,14 +831,18 @@ static int trace_search_mmap(const char *log, char *summary, size_t len,
 
 /*
  * Every setup of @list runs the scale's searches (their files mapped with
- * @mmap) in a cgroup of search_kib(): rows secs_per_search and
- * @reads_metric, the pages read from disk per search; with @mmap also the
- * file pages the cgroup holds at the end ("capacity"), at which
- * scripts/eval.sh simulates the recording.
+ * @mmap) in a cgroup of search_kib(): rows secs_per_search and the pages
+ * read from disk per search, disk_reads_per_search for the search
+ * (exp_search()'s rows, as they always were), disk_reads_per_op with
+ * @mmap (an operation is a search: the room table and advise line read
+ * that metric), with the file pages the cgroup holds at the end
+ * ("capacity"), at which scripts/eval.sh simulates the recording.
  */
 static int search_setups(const char *exp, const char *wl, const char *list,
-			 int mmap, const char *reads_metric)
+			 int mmap)
 {
+	const char *reads_metric = mmap ? "disk_reads_per_op" :
+					  "disk_reads_per_search";
 	char sbuf[512], *setups[MAX_SETUPS];
 	int ns = split(list, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
 	int done = 0, failed = 0, rep, i, n = sc->search_runs;
@@ -882,7 +864,8 @@ static int search_setups(const char *exp, const char *wl, const char *list,
 			ret = search_runs(r.cg, n, mmap, &secs);
 			reads = setup_disk_reads(&r);
 			if (!ret && mmap)
-				pages = cg_file_pages(r.cg);
+				pages = cg_read_key_long(r.cg, "memory.stat",
+							 "file ") / 4096;
 			setup_end(&r);
 			snprintf(what, sizeof(what), "%s rep %d", s, rep + 1);
 			if (ret) {
@@ -907,8 +890,7 @@ static int exp_search(const char *exp)
 	char wl[32];
 
 	snprintf(wl, sizeof(wl), "rg-x%d", sc->search_runs);
-	return search_setups(exp, wl, sc->search_setups, 0,
-			     "disk_reads_per_search");
+	return search_setups(exp, wl, sc->search_setups, 0);
 }
 
 /*
@@ -926,8 +908,7 @@ static int exp_search_mmap(const char *exp)
 		return 0;
 	snprintf(wl, sizeof(wl), "rg-mmap-x%d", n);
 	failed = record_string(exp, wl, trace_search_mmap, &n);
-	return search_setups(exp, wl, sc->search_mmap_setups, 1,
-			     "disk_reads_per_op") | failed;
+	return search_setups(exp, wl, sc->search_mmap_setups, 1) | failed;
 }
 
 /* --------------------------------------------------------------------- */

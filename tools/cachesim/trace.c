@@ -164,6 +164,31 @@ void sim_trace_free(struct sim_trace *t)
 }
 
 /*
+ * What a pass that follows each page's references through @t starts
+ * from: *@ids, the page of every reference (sim_trace_page_ids()), and
+ * *@per_page, a slot per distinct page, each SIZE_MAX.  0, or -ENOMEM
+ * with both NULL.
+ */
+static int page_slots(const struct sim_trace *t, uint32_t **ids,
+		      size_t **per_page)
+{
+	uint32_t nr = 0, i;
+
+	*ids = malloc((t->nr ? t->nr : 1) * sizeof(**ids));
+	*per_page = NULL;
+	if (*ids && !sim_trace_page_ids(t, *ids, &nr))
+		*per_page = malloc((nr ? nr : 1) * sizeof(**per_page));
+	if (!*per_page) {
+		free(*ids);
+		*ids = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr; i++)
+		(*per_page)[i] = SIZE_MAX;
+	return 0;
+}
+
+/*
  * The kernel reports a use through a mapping when reclaim finds the
  * accessed bit, and a recording made under its LRU holds each one about a
  * residency after the page's previous event (LevelDB C: p10-p90 11,610 to
@@ -175,21 +200,16 @@ void sim_trace_free(struct sim_trace *t)
 int sim_trace_mapped_earliest(struct sim_trace *t)
 {
 	size_t n = t->nr ? t->nr : 1, i, out = 0;
-	uint32_t *ids = malloc(n * sizeof(*ids)), nr = 0;
-	size_t *last = NULL, *head = malloc(n * sizeof(size_t));
+	size_t *head = malloc(n * sizeof(size_t));
 	size_t *tail = malloc(n * sizeof(size_t));
 	size_t *next = malloc(n * sizeof(size_t));
 	struct sim_req *req = malloc(n * sizeof(*req));
+	uint32_t *ids = NULL;
+	size_t *last = NULL;
 	int ret = -ENOMEM;
 
-	if (!ids || !head || !tail || !next || !req ||
-	    sim_trace_page_ids(t, ids, &nr))
+	if (!head || !tail || !next || !req || page_slots(t, &ids, &last))
 		goto out;
-	last = malloc((nr ? nr : 1) * sizeof(*last));
-	if (!last)
-		goto out;
-	for (i = 0; i < nr; i++)
-		last[i] = SIZE_MAX;
 	/*
 	 * Each moved use hangs, in order, on the chain of the reference it
 	 * follows; later uses of the page seen late join the same chain.
@@ -352,18 +372,13 @@ static int read_text(FILE *f, const char *path, struct sim_trace *t,
  */
 static int classify_demand(struct sim_trace *t, const unsigned char *demand)
 {
-	uint32_t *ids = malloc((t->nr ? t->nr : 1) * sizeof(*ids)), nr = 0;
-	size_t *next = NULL, i, kept = 0;
 	unsigned char *drop = calloc(t->nr ? t->nr : 1, 1);
+	size_t *next = NULL, i, kept = 0;
+	uint32_t *ids = NULL;
 	int ret = -ENOMEM;
 
-	if (!ids || !drop || sim_trace_page_ids(t, ids, &nr))
+	if (!drop || page_slots(t, &ids, &next))
 		goto out;
-	next = malloc((nr ? nr : 1) * sizeof(*next));
-	if (!next)
-		goto out;
-	for (i = 0; i < nr; i++)
-		next[i] = SIZE_MAX;
 	for (i = t->nr; i-- > 0;) {
 		size_t n = next[ids[i]];
 
