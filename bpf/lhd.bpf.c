@@ -8,7 +8,9 @@
  * folio in, which the kernel reports as its first access, is no hit) and
  * ages are counted in coarse ticks of the cgroup's access clock since the
  * folio's last access.  Every hit and every eviction
- * is counted at the age it happened in its class; from those histograms
+ * is counted at the age it happened in its class (per CPU: see struct
+ * lhd_local, so that a hit writes nothing another CPU writes, only its
+ * own folio's state and its CPU's counts); from those histograms
  * the reconfiguration computes, for each class and age a,
  *
  *   density(a) = hits at ages >= a / sum over ages >= a of events beyond
@@ -85,8 +87,34 @@ struct lhd_cgroup {
 
 CACHE_EXT_CGROUP_MAP(lhd_cgroups, struct lhd_cgroup);
 
-/* New per-cgroup entries are copied from this (too big for the stack). */
+/*
+ * What an access, insertion or removal writes, per CPU and cgroup, so
+ * that no hit writes a cacheline another CPU writes: the clock ticks this
+ * CPU took that the cgroup's clock does not count yet (fewer than
+ * CLOCK_BATCH), and the hits and evictions counted here since the last
+ * reconfiguration, which folds them into the cgroup's histograms.
+ */
+struct lhd_local {
+	u32 ticks;
+	u32 hits[NR_CLASSES][NR_AGES];
+	u32 evictions[NR_CLASSES][NR_AGES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 64);
+	__type(key, u64);
+	__type(value, struct lhd_local);
+} lhd_locals SEC(".maps");
+
+/* A CPU adds its ticks to the cgroup's clock this many at a time. */
+#define CLOCK_BATCH	64
+/* The CPUs whose counts a reconfiguration folds in, at most. */
+#define MAX_CPUS	4096
+
+/* New per-cgroup entries are copied from these (too big for the stack). */
 static struct lhd_cgroup zero_cgroup;
+static struct lhd_local zero_local;
 
 u64 nr_reconfigs;
 
@@ -96,11 +124,35 @@ static u32 class_after_hit(u32 class)
 	return class + 1 < NR_CLASSES ? class + 1 : NR_CLASSES - 1;
 }
 
-/* Age class of a folio whose state is @st. */
-static u32 age_of(struct lhd_cgroup *cg, u32 st)
+/*
+ * The clock as this CPU sees it: the cgroup's, plus the ticks this CPU
+ * took that it does not count yet.  Behind the true count by the other
+ * CPUs' pending ticks, fewer than CLOCK_BATCH each: far less than an age
+ * tick (a turnover of the cache is NR_AGES / 16 of them).  On one CPU, and
+ * in cachesim, it is the true count.
+ */
+static u64 clock_now(struct lhd_cgroup *cg, struct lhd_local *loc)
+{
+	return cg->clock + loc->ticks;
+}
+
+/* Take a tick of the clock for an access or insertion; returns its value. */
+static u64 clock_tick(struct lhd_cgroup *cg, struct lhd_local *loc)
+{
+	u64 clock = clock_now(cg, loc);
+
+	if (++loc->ticks == CLOCK_BATCH) {
+		__sync_fetch_and_add(&cg->clock, CLOCK_BATCH);
+		loc->ticks = 0;
+	}
+	return clock;
+}
+
+/* Age class, at clock @now, of a folio whose state is @st. */
+static u32 age_of(struct lhd_cgroup *cg, u64 now, u32 st)
 {
 	u32 shift = cg->age_shift & 31;
-	u32 age = (((u32)cg->clock - (st >> STAMP_SHIFT)) & STAMP_MASK) >> shift;
+	u32 age = (((u32)now - (st >> STAMP_SHIFT)) & STAMP_MASK) >> shift;
 
 	if (age >= NR_AGES)
 		age = NR_AGES - 1;
@@ -121,13 +173,44 @@ static void lhd_cgroup_reset(struct lhd_cgroup *cg)
 			cg->density[c][a] = (NR_AGES - a) << 8;
 }
 
-/* New densities from @cg's histograms, which decay; a new age tick. */
-static void reconfigure(struct lhd_cgroup *cg)
+struct fold_ctx {
+	struct lhd_cgroup *cg;
+	u64 id;
+};
+
+/* Move CPU @cpu's hits and evictions into the cgroup's histograms. */
+static long fold_cpu(u64 cpu, struct fold_ctx *ctx)
 {
+	struct lhd_local *loc;
+	u32 c, a;
+
+	loc = bpf_map_lookup_percpu_elem(&lhd_locals, &ctx->id, cpu);
+	if (!loc)
+		return 1;	/* past the last CPU */
+	for (c = 0; c < NR_CLASSES; c++) {
+		for (a = 0; a < NR_AGES; a++) {
+			ctx->cg->hits[c][a] += loc->hits[c][a];
+			ctx->cg->evictions[c][a] += loc->evictions[c][a];
+			loc->hits[c][a] = 0;
+			loc->evictions[c][a] = 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * New densities from @cg's histograms, which decay; a new age tick.  The
+ * counts the CPUs kept since the last time are folded in first; one that
+ * a CPU adds while it is read may be lost, as any sample.
+ */
+static void reconfigure(struct lhd_cgroup *cg, u64 id)
+{
+	struct fold_ctx ctx = { .cg = cg, .id = id };
 	u64 turnover = cg->nr_folios ? cg->nr_folios : 1;
 	u32 c, shift = 0;
 	int a;
 
+	bpf_loop(MAX_CPUS, fold_cpu, &ctx, 0);
 	for (c = 0; c < NR_CLASSES; c++) {
 		u64 hits = 0, events = 0, lifetime = 0;
 
@@ -153,7 +236,7 @@ static void reconfigure(struct lhd_cgroup *cg)
 static long reconfigure_one(struct bpf_map *map, u64 *id,
 			    struct lhd_cgroup *cg, void *unused)
 {
-	reconfigure(cg);
+	reconfigure(cg, *id);
 	return 0;
 }
 
@@ -175,7 +258,7 @@ int lhd_reconfigure(void *ctx)
  * @cg if its period is over.  Of the CPUs that see it over, the one whose
  * compare-and-exchange moves next_reconfig on does it.
  */
-static void maybe_reconfigure(struct lhd_cgroup *cg, u64 clock)
+static void maybe_reconfigure(struct lhd_cgroup *cg, u64 id, u64 clock)
 {
 	u64 next = cg->next_reconfig, period;
 
@@ -187,7 +270,7 @@ static void maybe_reconfigure(struct lhd_cgroup *cg, u64 clock)
 	if (__sync_val_compare_and_swap(&cg->next_reconfig, next,
 					clock + period) != next)
 		return;
-	reconfigure(cg);
+	reconfigure(cg, id);
 }
 
 s32 CACHE_EXT_OP(lhd_init, struct mem_cgroup *memcg)
@@ -200,7 +283,8 @@ s32 CACHE_EXT_OP(lhd_init, struct mem_cgroup *memcg)
 		return -EINVAL;
 	if (bpf_cache_ext_list_create(memcg) != LHD_LIST)
 		return -EINVAL;
-	if (bpf_map_update_elem(&lhd_cgroups, &id, &zero_cgroup, BPF_ANY))
+	if (bpf_map_update_elem(&lhd_cgroups, &id, &zero_cgroup, BPF_ANY) ||
+	    bpf_map_update_elem(&lhd_locals, &id, &zero_local, BPF_ANY))
 		return -ENOMEM;
 	cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
 	if (!cg)
@@ -214,32 +298,35 @@ void CACHE_EXT_OP(lhd_exit, struct mem_cgroup *memcg)
 	u64 id = cache_ext_memcg_id(memcg);
 
 	bpf_map_delete_elem(&lhd_cgroups, &id);
+	bpf_map_delete_elem(&lhd_locals, &id);
 }
 
 void CACHE_EXT_OP(lhd_added, struct folio *folio, struct mem_cgroup *memcg)
 {
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
+	struct lhd_local *loc = bpf_map_lookup_elem(&lhd_locals, &id);
 	u32 *st = cache_ext_folio_state(folio, u32);
 	u64 clock;
 
-	if (!cg || !st)
+	if (!cg || !loc || !st)
 		return;
-	clock = __sync_fetch_and_add(&cg->clock, 1);
+	clock = clock_tick(cg, loc);
 	*st = folio_state(clock, 0, 0);
 	__sync_fetch_and_add(&cg->nr_folios, 1);
-	maybe_reconfigure(cg, clock);
+	maybe_reconfigure(cg, id, clock);
 }
 
 void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
 {
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
+	struct lhd_local *loc = bpf_map_lookup_elem(&lhd_locals, &id);
 	u32 *st = cache_ext_folio_state(folio, u32);
 	u64 clock;
 	u32 c, a;
 
-	if (!cg || !st)
+	if (!cg || !loc || !st)
 		return;
 	/* The read that brought the folio in is no hit. */
 	if (!(*st & STATE_USED)) {
@@ -247,24 +334,25 @@ void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
 		return;
 	}
 	c = *st & STATE_CLASS;
-	a = age_of(cg, *st) & (NR_AGES - 1);
-	__sync_fetch_and_add(&cg->hits[c][a], 1);
-	clock = __sync_fetch_and_add(&cg->clock, 1);
+	a = age_of(cg, clock_now(cg, loc), *st) & (NR_AGES - 1);
+	loc->hits[c][a]++;
+	clock = clock_tick(cg, loc);
 	*st = folio_state(clock, STATE_USED, class_after_hit(c));
-	maybe_reconfigure(cg, clock);
+	maybe_reconfigure(cg, id, clock);
 }
 
 void CACHE_EXT_OP(lhd_removed, struct folio *folio, struct mem_cgroup *memcg)
 {
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
+	struct lhd_local *loc = bpf_map_lookup_elem(&lhd_locals, &id);
 	u32 *st = cache_ext_folio_state(folio, u32);
 	u32 c, a;
 
-	if (cg && st) {
+	if (cg && loc && st) {
 		c = *st & STATE_CLASS;
-		a = age_of(cg, *st) & (NR_AGES - 1);
-		__sync_fetch_and_add(&cg->evictions[c][a], 1);
+		a = age_of(cg, clock_now(cg, loc), *st) & (NR_AGES - 1);
+		loc->evictions[c][a]++;
 		__sync_fetch_and_sub(&cg->nr_folios, 1);
 	}
 }
@@ -274,12 +362,15 @@ void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
 {
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
+	struct lhd_local *loc = bpf_map_lookup_elem(&lhd_locals, &id);
 	s64 size = bpf_cache_ext_list_size(memcg, LHD_LIST);
 	u32 sample = sample_per_candidate * CACHE_EXT_MAX_BATCH, seen = 0;
 	struct folio *folio;
+	u64 now;
 
-	if (!cg)
+	if (!cg || !loc)
 		return;
+	now = clock_now(cg, loc);
 	if (size < sample)
 		sample = size > 0 ? size : 0;
 	for_each_list_folio(folio, memcg, LHD_LIST, sample) {
@@ -291,7 +382,7 @@ void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
 		st = cache_ext_folio_state(folio, u32);
 		if (st)
 			density = cg->density[*st & STATE_CLASS]
-					     [age_of(cg, *st) & (NR_AGES - 1)];
+					     [age_of(cg, now, *st) & (NR_AGES - 1)];
 		bpf_cache_ext_propose_scored(req, folio, density);
 	}
 	bpf_cache_ext_list_rotate(memcg, LHD_LIST, seen);

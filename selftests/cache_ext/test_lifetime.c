@@ -2,12 +2,14 @@
 /*
  * cache_ext lifetime and isolation: a policy unregistered while it is
  * being ejected, over and over, under a reader that verifies every page;
- * kfuncs that refuse a memcg the program was not handed; the root cgroup
- * that is never bound; an error budget that is a rate, not a lifetime
- * count.
+ * kfuncs that refuse a memcg the program was not handed, and act on their
+ * own callback's binding when it runs inside another policy's init(); the
+ * root cgroup that is never bound; an error budget that is a rate, not a
+ * lifetime count.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -29,6 +31,7 @@
 #include "fifo.skel.h"
 #include "hostile.skel.h"
 #include "intruder.skel.h"
+#include "nested_init.skel.h"
 #include "slow_errors.skel.h"
 
 #define FILE_PAGES	4096		/* 16 MiB per file */
@@ -442,6 +445,80 @@ static int exited_ok(pid_t pid)
 
 	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	       !WEXITSTATUS(status);
+}
+
+/*
+ * A callback of one policy nested in another policy's init() acts on its
+ * own binding.  The binder, in a cgroup bound to "nested", selects
+ * "faulting" for another cgroup; faulting's init() reads the binder's
+ * unfaulted mapping of a file, whose page comes in through the page cache
+ * of the binder's cgroup, so nested's folio_added() runs inside that
+ * init(), on the same task.  Its list_add() on its own memcg must work:
+ * a kfunc that took init()'s binding for its caller would refuse it.
+ */
+TEST(callback_nested_in_init_acts_on_its_own_binding)
+{
+	struct bpf_link *faulting = NULL, *nested = NULL;
+	struct nested_init *skel;
+	char *bind_cg, *binder_cg, path[PATH_MAX], file[PATH_MAX];
+	void *map;
+	pid_t pid;
+	int fd;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	bind_cg = memcg_create("cache_ext_nest_target");
+	binder_cg = memcg_create("cache_ext_nest_binder");
+	ASSERT_NE(bind_cg, NULL);
+	ASSERT_NE(binder_cg, NULL);
+	scratch_path(file, sizeof(file), "nested_init");
+	ASSERT_EQ(make_file(file, 64), 0);	/* and out of the page cache */
+	fd = open(file, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	map = mmap(NULL, 64 * 4096, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(map, MAP_FAILED);
+	close(fd);
+	ASSERT_EQ(cached_pages(file), 0);
+
+	skel = nested_init__open();
+	ASSERT_NE(skel, NULL);
+	skel->struct_ops.nested->cgroup_id = cgroup_id_of(binder_cg);
+	ASSERT_EQ(nested_init__load(skel), 0);
+	skel->bss->fault_addr = (unsigned long)map + 4096;
+	nested = bpf_map__attach_struct_ops(skel->maps.nested);
+	faulting = bpf_map__attach_struct_ops(skel->maps.faulting);
+	ASSERT_NE(nested, NULL);
+	ASSERT_NE(faulting, NULL);
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		skel->bss->binder_tgid = getpid();
+		if (cg_enter_current(binder_cg))
+			_exit(2);
+		snprintf(path, sizeof(path), "%s/memory.cache_ext", bind_cg);
+		_exit(write_str(path, "faulting") ? 1 : 0);
+	}
+	EXPECT_TRUE(exited_ok(pid));
+	EXPECT_EQ(skel->bss->init_done, 1);
+	EXPECT_GT(skel->bss->copy_ret, 0);
+	/* The fault's folios were nested's, told of inside that init(). */
+	EXPECT_GT(skel->bss->nested_added, 0);
+	EXPECT_EQ(skel->bss->nested_failed, 0)
+		TH_LOG("%llu of %llu list_add() calls failed, the last with %lld",
+		       (unsigned long long)skel->bss->nested_failed,
+		       (unsigned long long)skel->bss->nested_added,
+		       (long long)skel->bss->nested_last_err);
+
+	bpf_link__destroy(faulting);
+	bpf_link__destroy(nested);
+	nested_init__destroy(skel);
+	munmap(map, 64 * 4096);
+	unlink(file);
+	cg_destroy(bind_cg);
+	cg_destroy(binder_cg);
+	free(bind_cg);
+	free(binder_cg);
 }
 
 /*

@@ -404,6 +404,21 @@ unsigned int bpf_get_smp_processor_id(void)
 	return 0;
 }
 
+/* As the kernel's: up to @nr_loops calls, until one returns non-zero. */
+long bpf_loop(unsigned int nr_loops, void *callback_fn, void *callback_ctx,
+	      unsigned long long flags)
+{
+	long (*cb)(u64 index, void *ctx) = callback_fn;
+	unsigned int i;
+
+	if (flags)
+		return -EINVAL;
+	for (i = 0; i < nr_loops; i++)
+		if (cb(i, callback_ctx))
+			return i + 1;
+	return i;
+}
+
 /* Deterministic, so that a simulation repeats exactly. */
 unsigned int bpf_get_prandom_u32(void)
 {

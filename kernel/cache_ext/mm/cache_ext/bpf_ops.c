@@ -179,7 +179,7 @@ static struct bpf_struct_ops bpf_cache_ext_ops = {
 };
 
 /*
- * The kfuncs of lists.c, evict.c and core.c.  Every pointer they take
+ * The kfuncs of lists.c, evict.c and eject.c.  Every pointer they take
  * must be trusted: a callback's argument or a folio from the list
  * iterator.  A pointer walked to from elsewhere (task->mm->..., a cast) is
  * refused when the program loads.  Messages are constant strings.

@@ -314,6 +314,7 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 	if (cache_ext_call_over_budget(call))
 		return -ETIME;
 	req->mode = PROPOSE_PLAIN;
+	cache_ext_moves_flush(b);
 	reg = &b->registry;
 	head = list_head_index(list);
 	max = min_t(u32, max, CACHE_EXT_ITER_MAX);

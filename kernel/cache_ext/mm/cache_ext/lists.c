@@ -148,6 +148,134 @@ static struct cache_ext_insert *insert_flush(struct cache_ext_binding *b,
 	return NULL;
 }
 
+/*
+ * Make the moves queued in @m, whose lock the caller holds (interrupts
+ * off), in one hold of @b's lock.  A move whose folio left its list or
+ * the registry meanwhile (its node on no list, or naming another pfn) is
+ * dropped, as a move asked for after that would have failed.
+ */
+static void moves_make(struct cache_ext_binding *b, struct cache_ext_moves *m)
+{
+	struct cache_ext_registry *reg = &b->registry;
+	u32 i;
+
+	lockdep_assert_held(&m->lock);
+	if (!m->nr)
+		return;
+	cache_ext_lock(b);
+	for (i = 0; i < m->nr; i++) {
+		const struct cache_ext_move *mv = &m->move[i];
+		struct cache_ext_node *node = reg_node(reg, mv->idx);
+
+		if (!node_has_pfn(node, mv->pfn) || !node->list ||
+		    mv->list >= b->nr_lists)
+			continue;
+		cache_ext_node_unlink(b, mv->idx);
+		cache_ext_node_link(b, mv->idx, mv->list, mv->tail);
+	}
+	spin_unlock(&b->lock);
+	m->nr = 0;
+}
+
+/**
+ * cache_ext_moves_flush - make every CPU's queued hit moves of a binding
+ * @b: the binding, not locked
+ *
+ * Before a walk or a size of @b's lists, so that the policy sees every
+ * move a hit asked for before it, from any CPU.  A CPU whose queue reads
+ * empty is passed over: a move it queues meanwhile was asked for after
+ * the walk began.
+ */
+void cache_ext_moves_flush(struct cache_ext_binding *b)
+{
+	unsigned long flags;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct cache_ext_moves *m = per_cpu_ptr(b->moves, cpu);
+
+		if (!READ_ONCE(m->nr))
+			continue;
+		spin_lock_irqsave(&m->lock, flags);
+		moves_make(b, m);
+		spin_unlock_irqrestore(&m->lock, flags);
+	}
+}
+
+/*
+ * Before a list kfunc of this CPU's running callback changes @b's lists,
+ * make the moves this CPU queued, so that the callbacks of one CPU see
+ * their changes in the order they asked for them.  Outside a non-sleeping
+ * callback (init(), exit()) this CPU may have queued moves for another
+ * task's callbacks, which keep their order among themselves.
+ */
+static void moves_flush_local(struct cache_ext_binding *b)
+{
+	struct cache_ext_moves *m;
+	unsigned long flags;
+
+	if (!in_task() || !this_cpu_read(cache_ext_running))
+		return;
+	m = this_cpu_ptr(b->moves);
+	if (!READ_ONCE(m->nr))
+		return;
+	spin_lock_irqsave(&m->lock, flags);
+	moves_make(b, m);
+	spin_unlock_irqrestore(&m->lock, flags);
+}
+
+/*
+ * A move of the folio a page cache hit hands the policy (its
+ * folio_accessed() or folio_mapped_accessed() is running on this CPU,
+ * and the hook found the folio's node): queued on this CPU and made with
+ * the CPU's other queued moves in one hold of the binding's lock, so that
+ * a policy that moves a folio on every hit (mru, get_scan) does not take
+ * a lock shared by every CPU on every hit.  Returns true with *@ret set
+ * if the move was queued or refused, false if it is not a hit's.  Whether
+ * the folio is on a list is read without the lock, as a hint; the move is
+ * checked again when it is made.
+ */
+static bool hit_move(struct cache_ext_binding *b, u32 id, struct folio *folio,
+		     bool tail, int *ret)
+{
+	struct cache_ext_call *call;
+	struct cache_ext_moves *m;
+	struct cache_ext_node n;
+	unsigned long flags;
+	u64 pfn;
+
+	if (!in_task())
+		return false;
+	call = this_cpu_read(cache_ext_running);
+	if (!call || call->binding != b || call->folio != folio ||
+	    !call->index || (call->cb != CACHE_EXT_T_ACCESSED &&
+			     call->cb != CACHE_EXT_T_MAPPED))
+		return false;
+	pfn = folio_pfn(folio);
+	n = node_read_once(reg_node(&b->registry, call->index));
+	if (id >= READ_ONCE(b->nr_lists)) {
+		*ret = -EINVAL;
+		return true;
+	}
+	if (!node_has_pfn(&n, pfn) || !n.list) {
+		*ret = -ENOENT;
+		return true;
+	}
+	m = this_cpu_ptr(b->moves);
+	spin_lock_irqsave(&m->lock, flags);
+	m->move[m->nr++] = (struct cache_ext_move) {
+		.pfn = pfn,
+		.idx = call->index,
+		.list = id,
+		.tail = tail,
+	};
+	if (m->nr == CACHE_EXT_MOVE_BATCH)
+		moves_make(b, m);
+	spin_unlock_irqrestore(&m->lock, flags);
+	*ret = 0;
+	return true;
+}
+
 __bpf_kfunc_start_defs();
 
 /**
@@ -196,6 +324,8 @@ static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
 
 	if (!b)
 		return -EINVAL;
+	if (must_be_linked && hit_move(b, id, folio, tail, &ret))
+		return ret;
 	ins = insert_flush(b, folio);
 	if (ins) {
 		if (id >= READ_ONCE(b->nr_lists))
@@ -209,6 +339,7 @@ static int list_place(struct mem_cgroup *memcg, u32 id, struct folio *folio,
 		return 0;
 	}
 
+	moves_flush_local(b);
 	flags = cache_ext_lock_irqsave(b);
 	idx = cache_ext_registry_find(b, folio);
 	if (id >= b->nr_lists)
@@ -249,6 +380,15 @@ __bpf_kfunc int bpf_cache_ext_list_add(struct mem_cgroup *memcg, u32 list,
  * @folio: a tracked folio of @memcg that is on a list
  * @tail: true to move to the tail, false to the head
  *
+ * Called by folio_accessed() or folio_mapped_accessed() for the folio it
+ * is told of, the move is queued on this CPU and made later, with up to
+ * %CACHE_EXT_MOVE_BATCH - 1 others in one hold of the binding's lock: when
+ * the queue is full, before this CPU's next list kfunc of the binding, and
+ * before any iteration, proposal walk, rotation or size of its lists on
+ * any CPU.  So a policy that moves a folio on every hit takes no lock
+ * shared by every CPU on every hit, and sees every move when it looks.
+ * An insertion on this CPU meanwhile may be linked before the moves.
+ *
  * Return: 0; -EINVAL for an unknown @list or a @memcg not bound to the
  * calling policy; -ENOENT if @folio is not tracked or on no list.
  */
@@ -287,6 +427,7 @@ __bpf_kfunc int bpf_cache_ext_list_del(struct mem_cgroup *memcg,
 		return 0;
 	}
 
+	moves_flush_local(b);
 	flags = cache_ext_lock_irqsave(b);
 	idx = cache_ext_registry_find(b, folio);
 	if (idx && reg_node(&b->registry, idx)->list) {
@@ -312,6 +453,7 @@ __bpf_kfunc s64 bpf_cache_ext_list_size(struct mem_cgroup *memcg, u32 list)
 
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
+	cache_ext_moves_flush(b);
 	/* With the folio folio_added() put on @list, not linked yet. */
 	ins = pending_insert(b);
 	return READ_ONCE(b->lists[list].nr) + (ins && ins->list == list);
@@ -345,6 +487,7 @@ __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
 	insert_flush(b, NULL);
+	cache_ext_moves_flush(b);
 
 	kit->list = list;
 	kit->remaining = min_t(u32, max, CACHE_EXT_ITER_MAX);
@@ -480,6 +623,7 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
 	insert_flush(b, NULL);
+	cache_ext_moves_flush(b);
 	reg = &b->registry;
 	head = list_head_index(list);
 	nr = min_t(u32, nr, CACHE_EXT_ITER_MAX);

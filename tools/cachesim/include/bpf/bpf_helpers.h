@@ -92,6 +92,9 @@ unsigned long long cachesim_ringbuf_query(struct cachesim_map *m,
 #define bpf_map_update_elem(map, key, value, flags)			\
 	cachesim_map_update(cachesim_map_of((map), __cachesim_def(map)),	\
 			    (key), (value), (flags))
+/* One simulated CPU, CPU 0: its value, or none for any other. */
+#define bpf_map_lookup_percpu_elem(map, key, cpu)			\
+	((cpu) ? NULL : bpf_map_lookup_elem((map), (key)))
 #define bpf_map_delete_elem(map, key)					\
 	cachesim_map_delete(cachesim_map_of((map), __cachesim_def(map)), (key))
 #define bpf_for_each_map_elem(map, cb, ctx, flags)			\
@@ -105,6 +108,8 @@ unsigned long long cachesim_ringbuf_query(struct cachesim_map *m,
 	cachesim_ringbuf_query(cachesim_map_of((map), __cachesim_rb_def(map)), \
 			       (flags))
 
+long bpf_loop(unsigned int nr_loops, void *callback_fn, void *callback_ctx,
+	      unsigned long long flags);
 void bpf_ringbuf_submit(void *data, unsigned long long flags);
 void bpf_ringbuf_discard(void *data, unsigned long long flags);
 unsigned long long bpf_ktime_get_ns(void);
