@@ -80,6 +80,7 @@ struct lhd_cgroup {
 	u64 next_reconfig;	/* the clock of the next reconfiguration */
 	u32 age_shift;		/* one age tick = 2^age_shift clock ticks */
 	u32 reconfigs;
+	u32 slot;		/* its entry of lhd_locals */
 	u32 hits[NR_CLASSES][NR_AGES];
 	u32 evictions[NR_CLASSES][NR_AGES];
 	u32 density[NR_CLASSES][NR_AGES];
@@ -100,21 +101,29 @@ struct lhd_local {
 	u32 evictions[NR_CLASSES][NR_AGES];
 };
 
+/*
+ * Indexed by the cgroup's slot (&lhd_cgroup.slot): an array, whose lookup
+ * the verifier inlines, rather than a second hash lookup on every hit.
+ */
+#define NR_SLOTS	64	/* as many as lhd_cgroups holds */
+
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 64);
-	__type(key, u64);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NR_SLOTS);
+	__type(key, u32);
 	__type(value, struct lhd_local);
 } lhd_locals SEC(".maps");
+
+/* The slots of lhd_locals in use, a bit each. */
+u64 slots_used;
 
 /* A CPU adds its ticks to the cgroup's clock this many at a time. */
 #define CLOCK_BATCH	64
 /* The CPUs whose counts a reconfiguration folds in, at most. */
 #define MAX_CPUS	4096
 
-/* New per-cgroup entries are copied from these (too big for the stack). */
+/* New per-cgroup entries are copied from this (too big for the stack). */
 static struct lhd_cgroup zero_cgroup;
-static struct lhd_local zero_local;
 
 u64 nr_reconfigs;
 
@@ -173,24 +182,40 @@ static void lhd_cgroup_reset(struct lhd_cgroup *cg)
 			cg->density[c][a] = (NR_AGES - a) << 8;
 }
 
+/* This CPU's counts of @cg. */
+static struct lhd_local *local_of(struct lhd_cgroup *cg)
+{
+	u32 slot = cg->slot;
+
+	return bpf_map_lookup_elem(&lhd_locals, &slot);
+}
+
 struct fold_ctx {
 	struct lhd_cgroup *cg;
-	u64 id;
+	u32 slot;
 };
 
-/* Move CPU @cpu's hits and evictions into the cgroup's histograms. */
+/*
+ * Move CPU @cpu's hits and evictions of slot @ctx->slot into the
+ * histograms of @ctx->cg, or, without a cgroup, clear that CPU's counts.
+ */
 static long fold_cpu(u64 cpu, struct fold_ctx *ctx)
 {
+	struct lhd_cgroup *cg = ctx->cg;
 	struct lhd_local *loc;
 	u32 c, a;
 
-	loc = bpf_map_lookup_percpu_elem(&lhd_locals, &ctx->id, cpu);
+	loc = bpf_map_lookup_percpu_elem(&lhd_locals, &ctx->slot, cpu);
 	if (!loc)
 		return 1;	/* past the last CPU */
+	if (!cg)
+		loc->ticks = 0;
 	for (c = 0; c < NR_CLASSES; c++) {
 		for (a = 0; a < NR_AGES; a++) {
-			ctx->cg->hits[c][a] += loc->hits[c][a];
-			ctx->cg->evictions[c][a] += loc->evictions[c][a];
+			if (cg) {
+				cg->hits[c][a] += loc->hits[c][a];
+				cg->evictions[c][a] += loc->evictions[c][a];
+			}
 			loc->hits[c][a] = 0;
 			loc->evictions[c][a] = 0;
 		}
@@ -203,9 +228,9 @@ static long fold_cpu(u64 cpu, struct fold_ctx *ctx)
  * counts the CPUs kept since the last time are folded in first; one that
  * a CPU adds while it is read may be lost, as any sample.
  */
-static void reconfigure(struct lhd_cgroup *cg, u64 id)
+static void reconfigure(struct lhd_cgroup *cg)
 {
-	struct fold_ctx ctx = { .cg = cg, .id = id };
+	struct fold_ctx ctx = { .cg = cg, .slot = cg->slot };
 	u64 turnover = cg->nr_folios ? cg->nr_folios : 1;
 	u32 c, shift = 0;
 	int a;
@@ -236,7 +261,7 @@ static void reconfigure(struct lhd_cgroup *cg, u64 id)
 static long reconfigure_one(struct bpf_map *map, u64 *id,
 			    struct lhd_cgroup *cg, void *unused)
 {
-	reconfigure(cg, *id);
+	reconfigure(cg);
 	return 0;
 }
 
@@ -258,7 +283,7 @@ int lhd_reconfigure(void *ctx)
  * @cg if its period is over.  Of the CPUs that see it over, the one whose
  * compare-and-exchange moves next_reconfig on does it.
  */
-static void maybe_reconfigure(struct lhd_cgroup *cg, u64 id, u64 clock)
+static void maybe_reconfigure(struct lhd_cgroup *cg, u64 clock)
 {
 	u64 next = cg->next_reconfig, period;
 
@@ -270,7 +295,36 @@ static void maybe_reconfigure(struct lhd_cgroup *cg, u64 id, u64 clock)
 	if (__sync_val_compare_and_swap(&cg->next_reconfig, next,
 					clock + period) != next)
 		return;
-	reconfigure(cg, id);
+	reconfigure(cg);
+}
+
+/*
+ * Take a free slot of lhd_locals for a new cgroup, its counts cleared on
+ * every CPU; 0, or -1 if all NR_SLOTS are taken.
+ */
+static int slot_get(u32 *slot)
+{
+	struct fold_ctx ctx = {};
+	u32 i, tries;
+
+	/* Another init() may take a slot meanwhile: try again. */
+	for (tries = 0; tries < 16; tries++) {
+		u64 used = slots_used;
+
+		for (i = 0; i < NR_SLOTS; i++)
+			if (!(used & (1ULL << i)))
+				break;
+		if (i == NR_SLOTS)
+			return -1;
+		if (__sync_val_compare_and_swap(&slots_used, used,
+						used | (1ULL << i)) != used)
+			continue;
+		*slot = i;
+		ctx.slot = i;
+		bpf_loop(MAX_CPUS, fold_cpu, &ctx, 0);
+		return 0;
+	}
+	return -1;
 }
 
 s32 CACHE_EXT_OP(lhd_init, struct mem_cgroup *memcg)
@@ -283,12 +337,15 @@ s32 CACHE_EXT_OP(lhd_init, struct mem_cgroup *memcg)
 		return -EINVAL;
 	if (bpf_cache_ext_list_create(memcg) != LHD_LIST)
 		return -EINVAL;
-	if (bpf_map_update_elem(&lhd_cgroups, &id, &zero_cgroup, BPF_ANY) ||
-	    bpf_map_update_elem(&lhd_locals, &id, &zero_local, BPF_ANY))
+	if (bpf_map_update_elem(&lhd_cgroups, &id, &zero_cgroup, BPF_ANY))
 		return -ENOMEM;
 	cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
 	if (!cg)
 		return -ENOMEM;
+	if (slot_get(&cg->slot)) {
+		bpf_map_delete_elem(&lhd_cgroups, &id);
+		return -ENOSPC;
+	}
 	lhd_cgroup_reset(cg);
 	return 0;
 }
@@ -296,16 +353,18 @@ s32 CACHE_EXT_OP(lhd_init, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(lhd_exit, struct mem_cgroup *memcg)
 {
 	u64 id = cache_ext_memcg_id(memcg);
+	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
 
+	if (cg)
+		__sync_fetch_and_and(&slots_used, ~(1ULL << (cg->slot & 63)));
 	bpf_map_delete_elem(&lhd_cgroups, &id);
-	bpf_map_delete_elem(&lhd_locals, &id);
 }
 
 void CACHE_EXT_OP(lhd_added, struct folio *folio, struct mem_cgroup *memcg)
 {
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
-	struct lhd_local *loc = bpf_map_lookup_elem(&lhd_locals, &id);
+	struct lhd_local *loc = cg ? local_of(cg) : NULL;
 	u32 *st = cache_ext_folio_state(folio, u32);
 	u64 clock;
 
@@ -314,14 +373,14 @@ void CACHE_EXT_OP(lhd_added, struct folio *folio, struct mem_cgroup *memcg)
 	clock = clock_tick(cg, loc);
 	*st = folio_state(clock, 0, 0);
 	__sync_fetch_and_add(&cg->nr_folios, 1);
-	maybe_reconfigure(cg, id, clock);
+	maybe_reconfigure(cg, clock);
 }
 
 void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
 {
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
-	struct lhd_local *loc = bpf_map_lookup_elem(&lhd_locals, &id);
+	struct lhd_local *loc = cg ? local_of(cg) : NULL;
 	u32 *st = cache_ext_folio_state(folio, u32);
 	u64 clock;
 	u32 c, a;
@@ -338,14 +397,14 @@ void CACHE_EXT_OP(lhd_accessed, struct folio *folio, struct mem_cgroup *memcg)
 	loc->hits[c][a]++;
 	clock = clock_tick(cg, loc);
 	*st = folio_state(clock, STATE_USED, class_after_hit(c));
-	maybe_reconfigure(cg, id, clock);
+	maybe_reconfigure(cg, clock);
 }
 
 void CACHE_EXT_OP(lhd_removed, struct folio *folio, struct mem_cgroup *memcg)
 {
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
-	struct lhd_local *loc = bpf_map_lookup_elem(&lhd_locals, &id);
+	struct lhd_local *loc = cg ? local_of(cg) : NULL;
 	u32 *st = cache_ext_folio_state(folio, u32);
 	u32 c, a;
 
@@ -362,7 +421,7 @@ void CACHE_EXT_OP(lhd_evict, struct cache_ext_eviction_ctx *req,
 {
 	u64 id = cache_ext_memcg_id(memcg);
 	struct lhd_cgroup *cg = bpf_map_lookup_elem(&lhd_cgroups, &id);
-	struct lhd_local *loc = bpf_map_lookup_elem(&lhd_locals, &id);
+	struct lhd_local *loc = cg ? local_of(cg) : NULL;
 	s64 size = bpf_cache_ext_list_size(memcg, LHD_LIST);
 	u32 sample = sample_per_candidate * CACHE_EXT_MAX_BATCH, seen = 0;
 	struct folio *folio;

@@ -20,6 +20,7 @@
 #define EBUSY		16
 #define EEXIST		17
 #define EINVAL		22
+#define ENOSPC		28
 #define ETIME		62
 #define EOPNOTSUPP	95
 #endif
