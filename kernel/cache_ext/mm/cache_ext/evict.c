@@ -303,8 +303,8 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 	struct cache_ext_evict_req *req = req_of(ctx);
 	struct cache_ext_call *call = cache_ext_current_call();
 	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
-	struct cache_ext_registry *reg;
-	u32 head, pos, seen = 0, taken = 0, cursor = 0;
+	u32 pos, seen = 0, taken = 0;
+	struct cache_ext_walk w;
 	unsigned long flags;
 	bool first, more;
 
@@ -315,8 +315,7 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 		return -ETIME;
 	req->mode = PROPOSE_PLAIN;
 	cache_ext_moves_flush(b);
-	reg = &b->registry;
-	head = list_head_index(list);
+	cache_ext_walk_init(&w, b, list);
 	max = min_t(u32, max, CACHE_EXT_ITER_MAX);
 
 	/*
@@ -328,29 +327,22 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 	 * a folio passed may have moved after the cursor meanwhile.
 	 */
 	first = !req->ctx.nr_proposed;
-	pos = head;
 	for (;;) {
 		u32 piece = 0;
 
 		flags = cache_ext_lock_irqsave(b);
-		pos = reg_node(reg, cursor ? cursor : head)->next;
-		if (cursor) {
-			node_remove(reg, cursor);
-			cache_ext_cursor_put(b, cursor);
-			cursor = 0;
-		}
-		for (; pos != head && seen < max && piece < CACHE_EXT_WALK_BATCH &&
-		     req->ctx.nr_proposed < req->ctx.nr_requested;
-		     pos = reg_node(reg, pos)->next) {
-			u64 pfn = node_pfn(reg_node(reg, pos));
+		for_each_walk_node(&w, pos) {
 			struct folio *folio;
 
+			if (seen >= max || piece >= CACHE_EXT_WALK_BATCH ||
+			    req->ctx.nr_proposed >= req->ctx.nr_requested)
+				break;
 			piece++;
 			/* The cursors of open iterators. */
-			if (pfn == CACHE_EXT_NO_PFN)
+			folio = cache_ext_walk_folio(&w, pos);
+			if (!folio)
 				continue;
 			seen++;
-			folio = pfn_folio(pfn);
 			if (folio_busy(folio))
 				continue;
 			if (first)
@@ -359,15 +351,13 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 				continue;
 			taken++;
 		}
-		more = pos != head && seen < max &&
-		       req->ctx.nr_proposed < req->ctx.nr_requested;
-		if (more) {
-			cursor = cache_ext_cursor_get(b);
-			if (cursor)
-				node_insert_before(reg, cursor, pos);
-		}
+		more = pos != w.head && seen < max &&
+		       req->ctx.nr_proposed < req->ctx.nr_requested &&
+		       cache_ext_walk_park(&w, pos);
+		if (!more)
+			cache_ext_walk_end(&w);
 		spin_unlock_irqrestore(&b->lock, flags);
-		if (!cursor)
+		if (!more)
 			break;
 		first = false;
 	}

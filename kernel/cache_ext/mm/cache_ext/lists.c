@@ -76,17 +76,103 @@ void cache_ext_node_link(struct cache_ext_binding *b, u32 idx, u32 id,
 	reg_node(reg, idx)->list = id + 1;
 }
 
+/**
+ * cache_ext_walk_init - set up a walk of a list from its head
+ * @w: the walk
+ * @b: the binding
+ * @list: an existing list of @b
+ */
+void cache_ext_walk_init(struct cache_ext_walk *w, struct cache_ext_binding *b,
+			 u32 list)
+{
+	w->b = b;
+	w->head = list_head_index(list);
+	w->cursor = 0;
+}
+
+/**
+ * cache_ext_walk_start - the first node of a walk's next piece
+ * @w: the walk; the binding is locked
+ *
+ * Return: the node after the walk's cursor, or the list's first node.
+ */
+u32 cache_ext_walk_start(const struct cache_ext_walk *w)
+{
+	return reg_node(&w->b->registry, w->cursor ?: w->head)->next;
+}
+
+/**
+ * cache_ext_walk_next - the node after another on a walk's list
+ * @w: the walk; the binding is locked
+ * @pos: a node on the list
+ *
+ * Return: the next node, the list's head after its last.
+ */
+u32 cache_ext_walk_next(const struct cache_ext_walk *w, u32 pos)
+{
+	return reg_node(&w->b->registry, pos)->next;
+}
+
+/**
+ * cache_ext_walk_folio - the folio of a node a walk looks at
+ * @w: the walk; the binding is locked
+ * @pos: a node on the list
+ *
+ * Return: the folio, or NULL if @pos is another walk's cursor.
+ */
+struct folio *cache_ext_walk_folio(const struct cache_ext_walk *w, u32 pos)
+{
+	u64 pfn = node_pfn(reg_node(&w->b->registry, pos));
+
+	return pfn == CACHE_EXT_NO_PFN ? NULL : pfn_folio(pfn);
+}
+
+/**
+ * cache_ext_walk_park - stand before a node while the lock is dropped
+ * @w: the walk; the binding is locked
+ * @before: the node the next piece starts at (the head at the end)
+ *
+ * Return: true; false if the walk had no cursor and all
+ * %CACHE_EXT_FIRST_FOLIO - %CACHE_EXT_FIRST_CURSOR are taken: it cannot
+ * go on after the lock is dropped.
+ */
+bool cache_ext_walk_park(struct cache_ext_walk *w, u32 before)
+{
+	struct cache_ext_registry *reg = &w->b->registry;
+
+	if (w->cursor)
+		node_remove(reg, w->cursor);
+	else
+		w->cursor = cache_ext_cursor_get(w->b);
+	if (!w->cursor)
+		return false;
+	node_insert_before(reg, w->cursor, before);
+	return true;
+}
+
+/**
+ * cache_ext_walk_end - end a walk, giving its cursor back
+ * @w: the walk; the binding is locked
+ */
+void cache_ext_walk_end(struct cache_ext_walk *w)
+{
+	if (!w->cursor)
+		return;
+	node_remove(&w->b->registry, w->cursor);
+	cache_ext_cursor_put(w->b, w->cursor);
+	w->cursor = 0;
+}
+
 #define ITER_BATCH	8
 
 /*
  * The kernel-side layout of struct bpf_iter_cache_ext_list.  The iterator
  * takes up to ITER_BATCH folios per lock hold, in @folios and @index, and
- * its cursor stands after the last of them.
+ * its walk's cursor stands after the last of them; @walk.b is NULL for an
+ * iterator that yields nothing.
  */
 struct cache_ext_list_iter {
-	struct cache_ext_binding *binding;
-	u32 cursor;
-	u32 list;
+	struct cache_ext_walk walk;
 	u32 remaining;
 	u8 nr;
 	u8 pos;
@@ -478,63 +564,57 @@ __bpf_kfunc int bpf_iter_cache_ext_list_new(struct bpf_iter_cache_ext_list *it,
 	struct cache_ext_list_iter *kit = (void *)it;
 	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
 	unsigned long flags;
-	u32 cursor;
+	bool parked;
 
 	BUILD_BUG_ON(sizeof(*kit) > sizeof(*it));
 	BUILD_BUG_ON(__alignof__(*kit) != __alignof__(*it));
 
-	kit->binding = NULL;
+	kit->walk.b = NULL;
 	if (!b || list >= READ_ONCE(b->nr_lists))
 		return -EINVAL;
 	insert_flush(b, NULL);
 	cache_ext_moves_flush(b);
 
-	kit->list = list;
+	cache_ext_walk_init(&kit->walk, b, list);
 	kit->remaining = min_t(u32, max, CACHE_EXT_ITER_MAX);
 	kit->nr = 0;
 	kit->pos = 0;
 	flags = cache_ext_lock_irqsave(b);
-	cursor = cache_ext_cursor_get(b);
-	if (cursor)
-		node_insert_before(&b->registry, cursor,
-				   reg_node(&b->registry,
-					    list_head_index(list))->next);
+	parked = cache_ext_walk_park(&kit->walk,
+				     cache_ext_walk_start(&kit->walk));
 	spin_unlock_irqrestore(&b->lock, flags);
-	if (!cursor)
+	if (!parked) {
+		kit->walk.b = NULL;
 		return -EBUSY;
-	kit->cursor = cursor;
-	kit->binding = b;
+	}
 	return 0;
 }
 
 /* Take the next folios after the cursor; false at the end of the list. */
 static bool iter_refill(struct cache_ext_list_iter *kit)
 {
-	struct cache_ext_binding *b = kit->binding;
-	struct cache_ext_registry *reg = &b->registry;
-	u32 head = list_head_index(kit->list), last = 0, pos;
-	u32 want = min_t(u32, kit->remaining, ITER_BATCH);
+	struct cache_ext_walk *w = &kit->walk;
+	u32 want = min_t(u32, kit->remaining, ITER_BATCH), last = 0, pos;
+	struct folio *folio;
 	unsigned long flags;
 
 	kit->nr = 0;
 	kit->pos = 0;
-	flags = cache_ext_lock_irqsave(b);
-	for (pos = reg_node(reg, kit->cursor)->next;
-	     pos != head && kit->nr < want; pos = reg_node(reg, pos)->next) {
-		u64 pfn = node_pfn(reg_node(reg, pos));
-
-		/* Skip the cursors of other iterators. */
-		if (pfn == CACHE_EXT_NO_PFN)
+	flags = cache_ext_lock_irqsave(w->b);
+	for_each_walk_node(w, pos) {
+		if (kit->nr >= want)
+			break;
+		folio = cache_ext_walk_folio(w, pos);
+		if (!folio)
 			continue;
-		kit->folios[kit->nr] = pfn_folio(pfn);
+		kit->folios[kit->nr] = folio;
 		kit->index[kit->nr++] = pos;
 		last = pos;
 	}
-	if (last) {
-		node_remove(reg, kit->cursor);
-		node_insert_before(reg, kit->cursor, reg_node(reg, last)->next);
-	}
-	spin_unlock_irqrestore(&b->lock, flags);
+	/* The walk has its cursor: parking it cannot fail. */
+	if (last)
+		cache_ext_walk_park(w, cache_ext_walk_next(w, last));
+	spin_unlock_irqrestore(&w->b->lock, flags);
 	return kit->nr;
 }
 
@@ -551,7 +631,7 @@ __bpf_kfunc struct folio *
 bpf_iter_cache_ext_list_next(struct bpf_iter_cache_ext_list *it)
 {
 	struct cache_ext_list_iter *kit = (void *)it;
-	struct cache_ext_binding *b = kit->binding;
+	struct cache_ext_binding *b = kit->walk.b;
 	struct cache_ext_call *call = cache_ext_current_call();
 	struct folio *folio;
 	u32 idx;
@@ -584,16 +664,15 @@ bpf_iter_cache_ext_list_next(struct bpf_iter_cache_ext_list *it)
 __bpf_kfunc void bpf_iter_cache_ext_list_destroy(struct bpf_iter_cache_ext_list *it)
 {
 	struct cache_ext_list_iter *kit = (void *)it;
-	struct cache_ext_binding *b = kit->binding;
+	struct cache_ext_binding *b = kit->walk.b;
 	unsigned long flags;
 
 	if (!b)
 		return;
 	flags = cache_ext_lock_irqsave(b);
-	node_remove(&b->registry, kit->cursor);
-	cache_ext_cursor_put(b, kit->cursor);
+	cache_ext_walk_end(&kit->walk);
 	spin_unlock_irqrestore(&b->lock, flags);
-	kit->binding = NULL;
+	kit->walk.b = NULL;
 }
 
 /**
@@ -617,6 +696,7 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 	struct cache_ext_binding *b = cache_ext_kfunc_binding(memcg);
 	struct cache_ext_registry *reg;
 	u32 head, first, last, pos, tail;
+	struct cache_ext_walk w;
 	unsigned long flags;
 	s64 moved = 0;
 
@@ -625,7 +705,9 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 	insert_flush(b, NULL);
 	cache_ext_moves_flush(b);
 	reg = &b->registry;
-	head = list_head_index(list);
+	/* Always from the head: each piece moves away from it. */
+	cache_ext_walk_init(&w, b, list);
+	head = w.head;
 	nr = min_t(u32, nr, CACHE_EXT_ITER_MAX);
 
 	/*
@@ -639,12 +721,13 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 	for (;;) {
 		u32 piece = 0;
 
-		first = reg_node(reg, head)->next;
+		first = cache_ext_walk_start(&w);
 		/* @last: the last node to move; the walk stops before the head. */
-		for (last = head, pos = first;
-		     pos != head && moved < nr && piece < CACHE_EXT_WALK_BATCH;
-		     pos = reg_node(reg, pos)->next) {
-			if (node_pfn(reg_node(reg, pos)) != CACHE_EXT_NO_PFN)
+		last = head;
+		for_each_walk_node(&w, pos) {
+			if (moved >= nr || piece >= CACHE_EXT_WALK_BATCH)
+				break;
+			if (cache_ext_walk_folio(&w, pos))
 				moved++;
 			piece++;
 			last = pos;

@@ -486,4 +486,45 @@ void cache_ext_node_link(struct cache_ext_binding *b, u32 idx, u32 id,
 void cache_ext_lists_ensure_first(struct cache_ext_binding *b);
 void cache_ext_moves_flush(struct cache_ext_binding *b);
 
+/**
+ * struct cache_ext_walk - a walk along one of a binding's lists
+ * @b: the binding
+ * @head: the list's head node
+ * @cursor: the walk's cursor node, parked before the node its next piece
+ *	starts at while the binding's lock is dropped; 0 for none, and the
+ *	walk then starts at the head
+ *
+ * The iterator, bpf_cache_ext_propose_list() and
+ * bpf_cache_ext_list_rotate() walk a list the same way: a piece per hold
+ * of the binding's lock, from where the walk stands
+ * (for_each_walk_node()), passing over other walks' cursors
+ * (cache_ext_walk_folio() is NULL for them), and, to go on after the lock
+ * was dropped, parking the walk's cursor before the first node not looked
+ * at (cache_ext_walk_park()); cache_ext_walk_end() gives the cursor back.
+ * Nodes before the cursor may move or leave meanwhile; the walk goes on
+ * from where it stood.
+ */
+struct cache_ext_walk {
+	struct cache_ext_binding *b;
+	u32 head;
+	u32 cursor;
+};
+
+void cache_ext_walk_init(struct cache_ext_walk *w, struct cache_ext_binding *b,
+			 u32 list);
+bool cache_ext_walk_park(struct cache_ext_walk *w, u32 before);
+void cache_ext_walk_end(struct cache_ext_walk *w);
+struct folio *cache_ext_walk_folio(const struct cache_ext_walk *w, u32 pos);
+u32 cache_ext_walk_start(const struct cache_ext_walk *w);
+u32 cache_ext_walk_next(const struct cache_ext_walk *w, u32 pos);
+
+/*
+ * Each node of @w's list from where @w stands to the list's end, in @pos;
+ * the caller holds the binding's lock and breaks out once it has looked at
+ * enough: @pos is then the first node not looked at.
+ */
+#define for_each_walk_node(w, pos)					\
+	for ((pos) = cache_ext_walk_start(w); (pos) != (w)->head;		\
+	     (pos) = cache_ext_walk_next((w), (pos)))
+
 #endif /* _MM_CACHE_EXT_REGISTRY_H */
