@@ -331,7 +331,8 @@ __bpf_kfunc int bpf_cache_ext_propose_list(struct cache_ext_eviction_ctx *ctx,
 		u32 piece = 0;
 
 		flags = cache_ext_lock_irqsave(b);
-		for_each_walk_node(&w, pos) {
+		for (pos = cache_ext_walk_start(&w); pos != w.head;
+		     pos = cache_ext_walk_next(&w, pos)) {
 			struct folio *folio;
 
 			if (seen >= max || piece >= CACHE_EXT_WALK_BATCH ||

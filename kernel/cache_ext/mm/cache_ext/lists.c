@@ -601,7 +601,8 @@ static bool iter_refill(struct cache_ext_list_iter *kit)
 	kit->nr = 0;
 	kit->pos = 0;
 	flags = cache_ext_lock_irqsave(w->b);
-	for_each_walk_node(w, pos) {
+	for (pos = cache_ext_walk_start(w); pos != w->head;
+	     pos = cache_ext_walk_next(w, pos)) {
 		if (kit->nr >= want)
 			break;
 		folio = cache_ext_walk_folio(w, pos);
@@ -724,7 +725,8 @@ __bpf_kfunc s64 bpf_cache_ext_list_rotate(struct mem_cgroup *memcg, u32 list,
 		first = cache_ext_walk_start(&w);
 		/* @last: the last node to move; the walk stops before the head. */
 		last = head;
-		for_each_walk_node(&w, pos) {
+		for (pos = cache_ext_walk_start(&w); pos != w.head;
+		     pos = cache_ext_walk_next(&w, pos)) {
 			if (moved >= nr || piece >= CACHE_EXT_WALK_BATCH)
 				break;
 			if (cache_ext_walk_folio(&w, pos))

@@ -497,7 +497,9 @@ void cache_ext_moves_flush(struct cache_ext_binding *b);
  * The iterator, bpf_cache_ext_propose_list() and
  * bpf_cache_ext_list_rotate() walk a list the same way: a piece per hold
  * of the binding's lock, from where the walk stands
- * (for_each_walk_node()), passing over other walks' cursors
+ * (cache_ext_walk_start(), then cache_ext_walk_next() up to @head; a
+ * walk that breaks out once it has looked at enough stands at the first
+ * node it did not look at), passing over other walks' cursors
  * (cache_ext_walk_folio() is NULL for them), and, to go on after the lock
  * was dropped, parking the walk's cursor before the first node not looked
  * at (cache_ext_walk_park()); cache_ext_walk_end() gives the cursor back.
@@ -518,13 +520,5 @@ struct folio *cache_ext_walk_folio(const struct cache_ext_walk *w, u32 pos);
 u32 cache_ext_walk_start(const struct cache_ext_walk *w);
 u32 cache_ext_walk_next(const struct cache_ext_walk *w, u32 pos);
 
-/*
- * Each node of @w's list from where @w stands to the list's end, in @pos;
- * the caller holds the binding's lock and breaks out once it has looked at
- * enough: @pos is then the first node not looked at.
- */
-#define for_each_walk_node(w, pos)					\
-	for ((pos) = cache_ext_walk_start(w); (pos) != (w)->head;		\
-	     (pos) = cache_ext_walk_next((w), (pos)))
 
 #endif /* _MM_CACHE_EXT_REGISTRY_H */
