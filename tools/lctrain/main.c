@@ -233,8 +233,8 @@ int main(int argc, char **argv)
 		}
 		build = per_access ? dataset_build_accesses : dataset_build;
 		if (build(&ev, horizon_ms * 1e6, &ds)) {
-			static const char lost[] =
-				", or record it again without losing events (the drops may hold them)";
+			static const char lost[] = ", or record it again"
+				" without losing events (the drops may hold them)";
 
 			fprintf(stderr, "lctrain: events %zu from %u log(s), %llu dropped: no evictions in the log%s: trace a workload larger than the cgroup's memory%s\n",
 				ev.nr, ev.nr_logs, ev.dropped,

@@ -520,5 +520,4 @@ struct folio *cache_ext_walk_folio(const struct cache_ext_walk *w, u32 pos);
 u32 cache_ext_walk_start(const struct cache_ext_walk *w);
 u32 cache_ext_walk_next(const struct cache_ext_walk *w, u32 pos);
 
-
 #endif /* _MM_CACHE_EXT_REGISTRY_H */
