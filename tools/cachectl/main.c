@@ -2,7 +2,7 @@
 /*
  * cachectl: attach cache_ext eviction policies to cgroups and watch them.
  * One binary, one subcommand per job; see cachectl -h and
- * Documentation/admin-guide/cache_ext.rst.
+ * tools/cache_ext/README.rst.
  */
 #include <stdio.h>
 #include <string.h>
