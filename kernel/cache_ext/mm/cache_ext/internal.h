@@ -6,6 +6,7 @@
 #include <linux/bits.h>
 #include <linux/cache.h>
 #include <linux/cache_ext.h>
+#include <linux/cpumask.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
 #include <linux/kernel_stat.h>
@@ -216,6 +217,8 @@ struct cache_ext_moves {
  * @lists: the eviction lists
  * @stats: counters
  * @moves: per CPU, the list moves page cache hits asked for, not made yet
+ * @moves_cpus: the CPUs whose @moves queue holds any; a CPU's bit changes
+ *	under its queue's lock, when the queue fills from empty or is emptied
  * @ra_ghosts: a hash (ra_ghost_key()) of each of the last prefetched
  *	folios reclaim evicted unread, CACHE_EXT_RA_GHOSTS slots, or NULL:
  *	a refault that finds its own hash counts in
@@ -252,6 +255,7 @@ struct cache_ext_binding {
 	struct cache_ext_list lists[CACHE_EXT_MAX_LISTS];
 	struct cache_ext_stats stats;
 	struct cache_ext_moves __percpu *moves;
+	struct cpumask moves_cpus;
 	u32 *ra_ghosts;
 	u32 err_level;
 	unsigned long err_stamp;

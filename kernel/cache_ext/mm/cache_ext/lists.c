@@ -240,7 +240,8 @@ static struct cache_ext_insert *insert_flush(struct cache_ext_binding *b,
  * the registry meanwhile (its node on no list, or naming another pfn) is
  * dropped, as a move asked for after that would have failed.
  */
-static void moves_make(struct cache_ext_binding *b, struct cache_ext_moves *m)
+static void moves_make(struct cache_ext_binding *b, struct cache_ext_moves *m,
+		       int cpu)
 {
 	struct cache_ext_registry *reg = &b->registry;
 	u32 i;
@@ -248,6 +249,7 @@ static void moves_make(struct cache_ext_binding *b, struct cache_ext_moves *m)
 	lockdep_assert_held(&m->lock);
 	if (!m->nr)
 		return;
+	cpumask_clear_cpu(cpu, &b->moves_cpus);
 	cache_ext_lock(b);
 	for (i = 0; i < m->nr; i++) {
 		const struct cache_ext_move *mv = &m->move[i];
@@ -268,22 +270,21 @@ static void moves_make(struct cache_ext_binding *b, struct cache_ext_moves *m)
  * @b: the binding, not locked
  *
  * Before a walk or a size of @b's lists, so that the policy sees every
- * move a hit asked for before it, from any CPU.  A CPU whose queue reads
- * empty is passed over: a move it queues meanwhile was asked for after
- * the walk began.
+ * move a hit asked for before it, from any CPU.  Only the CPUs of
+ * &cache_ext_binding.moves_cpus are looked at: with no move queued, a
+ * few words of a cpumask are read.  A CPU whose bit is set meanwhile
+ * queued its move after the walk began.
  */
 void cache_ext_moves_flush(struct cache_ext_binding *b)
 {
 	unsigned long flags;
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
+	for_each_cpu(cpu, &b->moves_cpus) {
 		struct cache_ext_moves *m = per_cpu_ptr(b->moves, cpu);
 
-		if (!READ_ONCE(m->nr))
-			continue;
 		spin_lock_irqsave(&m->lock, flags);
-		moves_make(b, m);
+		moves_make(b, m, cpu);
 		spin_unlock_irqrestore(&m->lock, flags);
 	}
 }
@@ -306,7 +307,7 @@ static void moves_flush_local(struct cache_ext_binding *b)
 	if (!READ_ONCE(m->nr))
 		return;
 	spin_lock_irqsave(&m->lock, flags);
-	moves_make(b, m);
+	moves_make(b, m, smp_processor_id());
 	spin_unlock_irqrestore(&m->lock, flags);
 }
 
@@ -349,6 +350,9 @@ static bool hit_move(struct cache_ext_binding *b, u32 id, struct folio *folio,
 	}
 	m = this_cpu_ptr(b->moves);
 	spin_lock_irqsave(&m->lock, flags);
+	/* The first move of an empty queue: one shared write per batch. */
+	if (!m->nr)
+		cpumask_set_cpu(smp_processor_id(), &b->moves_cpus);
 	m->move[m->nr++] = (struct cache_ext_move) {
 		.pfn = pfn,
 		.idx = call->index,
@@ -356,7 +360,7 @@ static bool hit_move(struct cache_ext_binding *b, u32 id, struct folio *folio,
 		.tail = tail,
 	};
 	if (m->nr == CACHE_EXT_MOVE_BATCH)
-		moves_make(b, m);
+		moves_make(b, m, smp_processor_id());
 	spin_unlock_irqrestore(&m->lock, flags);
 	*ret = 0;
 	return true;
