@@ -265,6 +265,17 @@ static void moves_make(struct cache_ext_binding *b, struct cache_ext_moves *m,
 	m->nr = 0;
 }
 
+/* Make the moves CPU @cpu queued for @b, taking its queue's lock. */
+static void moves_flush_cpu(struct cache_ext_binding *b, int cpu)
+{
+	struct cache_ext_moves *m = per_cpu_ptr(b->moves, cpu);
+	unsigned long flags;
+
+	spin_lock_irqsave(&m->lock, flags);
+	moves_make(b, m, cpu);
+	spin_unlock_irqrestore(&m->lock, flags);
+}
+
 /**
  * cache_ext_moves_flush - make every CPU's queued hit moves of a binding
  * @b: the binding, not locked
@@ -277,16 +288,10 @@ static void moves_make(struct cache_ext_binding *b, struct cache_ext_moves *m,
  */
 void cache_ext_moves_flush(struct cache_ext_binding *b)
 {
-	unsigned long flags;
 	int cpu;
 
-	for_each_cpu(cpu, &b->moves_cpus) {
-		struct cache_ext_moves *m = per_cpu_ptr(b->moves, cpu);
-
-		spin_lock_irqsave(&m->lock, flags);
-		moves_make(b, m, cpu);
-		spin_unlock_irqrestore(&m->lock, flags);
-	}
+	for_each_cpu(cpu, &b->moves_cpus)
+		moves_flush_cpu(b, cpu);
 }
 
 /*
@@ -298,17 +303,13 @@ void cache_ext_moves_flush(struct cache_ext_binding *b)
  */
 static void moves_flush_local(struct cache_ext_binding *b)
 {
-	struct cache_ext_moves *m;
-	unsigned long flags;
+	int cpu;
 
 	if (!in_task() || !this_cpu_read(cache_ext_running))
 		return;
-	m = this_cpu_ptr(b->moves);
-	if (!READ_ONCE(m->nr))
-		return;
-	spin_lock_irqsave(&m->lock, flags);
-	moves_make(b, m, smp_processor_id());
-	spin_unlock_irqrestore(&m->lock, flags);
+	cpu = smp_processor_id();
+	if (cpumask_test_cpu(cpu, &b->moves_cpus))
+		moves_flush_cpu(b, cpu);
 }
 
 /*
@@ -318,33 +319,33 @@ static void moves_flush_local(struct cache_ext_binding *b)
  * the CPU's other queued moves in one hold of the binding's lock, so that
  * a policy that moves a folio on every hit (mru, get_scan) does not take
  * a lock shared by every CPU on every hit.  Returns true with *@ret set
- * if the move was queued or refused, false if it is not a hit's.  Whether
- * the folio is on a list is read without the lock, as a hint; the move is
- * checked again when it is made.
+ * if the move was queued or refused, false if it is not a hit's (or the
+ * hook's node no longer names the folio: the locked path finds out).
+ * Whether the folio is on a list is read without the lock, as a hint; the
+ * move is checked again when it is made.
  */
 static bool hit_move(struct cache_ext_binding *b, u32 id, struct folio *folio,
 		     bool tail, int *ret)
 {
 	struct cache_ext_call *call;
 	struct cache_ext_moves *m;
-	struct cache_ext_node n;
 	unsigned long flags;
-	u64 pfn;
+	u32 idx;
 
 	if (!in_task())
 		return false;
 	call = this_cpu_read(cache_ext_running);
-	if (!call || call->binding != b || call->folio != folio ||
-	    !call->index || (call->cb != CACHE_EXT_T_ACCESSED &&
-			     call->cb != CACHE_EXT_T_MAPPED))
+	if (!call || (call->cb != CACHE_EXT_T_ACCESSED &&
+		      call->cb != CACHE_EXT_T_MAPPED))
 		return false;
-	pfn = folio_pfn(folio);
-	n = node_read_once(reg_node(&b->registry, call->index));
+	idx = cache_ext_call_node(b, folio);
+	if (!idx)
+		return false;
 	if (id >= READ_ONCE(b->nr_lists)) {
 		*ret = -EINVAL;
 		return true;
 	}
-	if (!node_has_pfn(&n, pfn) || !n.list) {
+	if (!node_read_once(reg_node(&b->registry, idx)).list) {
 		*ret = -ENOENT;
 		return true;
 	}
@@ -354,8 +355,8 @@ static bool hit_move(struct cache_ext_binding *b, u32 id, struct folio *folio,
 	if (!m->nr)
 		cpumask_set_cpu(smp_processor_id(), &b->moves_cpus);
 	m->move[m->nr++] = (struct cache_ext_move) {
-		.pfn = pfn,
-		.idx = call->index,
+		.pfn = folio_pfn(folio),
+		.idx = idx,
 		.list = id,
 		.tail = tail,
 	};

@@ -247,13 +247,19 @@ u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
 	return hash_find(&b->registry, folio_pfn(folio));
 }
 
-/*
- * The node the running call recorded for @folio (&cache_ext_call.folio),
- * if the call is @b's and the node still names @folio; else 0.  Under the
- * lock or not: the node's words are read once, and a recorded index was in
- * a published chunk when it was recorded.
+/**
+ * cache_ext_call_node - the node the running call recorded for a folio
+ * @b: the binding, locked or not
+ * @folio: a folio a kfunc was given
+ *
+ * Under the lock or not: the node's words are read once, and a recorded
+ * index was in a published chunk when it was recorded.
+ *
+ * Return: the node the running call recorded for @folio
+ * (&cache_ext_call.folio), if the call is @b's and the node still names
+ * @folio; else 0.
  */
-static u32 call_node(struct cache_ext_binding *b, struct folio *folio)
+u32 cache_ext_call_node(struct cache_ext_binding *b, struct folio *folio)
 {
 	struct cache_ext_call *call = cache_ext_current_call();
 	struct cache_ext_node n;
@@ -281,7 +287,7 @@ static u32 call_node(struct cache_ext_binding *b, struct folio *folio)
 u32 cache_ext_registry_find(struct cache_ext_binding *b, struct folio *folio)
 {
 	lockdep_assert_held(&b->lock);
-	return call_node(b, folio) ?: hash_find(&b->registry, folio_pfn(folio));
+	return cache_ext_call_node(b, folio) ?: hash_find(&b->registry, folio_pfn(folio));
 }
 
 /*
@@ -367,7 +373,7 @@ u32 cache_ext_registry_lookup_rcu(struct cache_ext_binding *b,
 u32 cache_ext_registry_find_rcu(struct cache_ext_binding *b,
 				struct folio *folio)
 {
-	return call_node(b, folio) ?: cache_ext_registry_lookup_rcu(b, folio);
+	return cache_ext_call_node(b, folio) ?: cache_ext_registry_lookup_rcu(b, folio);
 }
 
 /* Link the nodes of chunk @c into the free list. */

@@ -428,6 +428,7 @@ u32 cache_ext_registry_lookup_rcu(struct cache_ext_binding *b,
 				  struct folio *folio);
 u32 cache_ext_registry_find_rcu(struct cache_ext_binding *b,
 				struct folio *folio);
+u32 cache_ext_call_node(struct cache_ext_binding *b, struct folio *folio);
 /* Below this many free nodes, insertions bring a new chunk along. */
 #define CACHE_EXT_LOW_FREE	8
 /* Slots of &cache_ext_binding.ra_ghosts: a page of them. */
