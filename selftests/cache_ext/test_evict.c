@@ -135,6 +135,9 @@ static void expect_fifo_order(struct __test_metadata *_metadata,
 	ASSERT_EQ(cg_run(self->cg, read_all, self->files), 0);
 	TH_LOG("cached A=%ld B=%ld C=%ld", cached(self, 0), cached(self, 1),
 	       cached(self, 2));
+	TH_LOG("pages reclaimed: %ld from the policy's candidates, %ld by the LRU",
+	       trace_sum("cache_ext_evict:", " reclaimed="),
+	       trace_sum("cache_ext_fallback:", " reclaimed="));
 	EXPECT_LT(cached(self, 0), FILE_PAGES / 4);
 	EXPECT_GT(cached(self, 2), FILE_PAGES * 3 / 4);
 	EXPECT_POLICY_EVICTED();
