@@ -178,7 +178,7 @@ TOOLS_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		   -I$(LIBBPF_INC) -Imodule -I$(CACHECTL_DIR) -Ibpf/include \
 		   $(KHDR_INCLUDES)
 TOOLS_LIBS	:= $(LIBBPF_A) -lelf -lz -lmnl -ljson-c -lm
-CACHECTL_HDRS	:= $(wildcard $(CACHECTL_DIR)/*.h) module/cache_ext_nl.h \
+CACHECTL_HDRS	:= $(wildcard $(CACHECTL_DIR)/*.h) module/cache_ext_nl.h module/cache_ext_nl_stats.h \
 		   bpf/include/lc_trace.h bpf/include/lc_features.h
 # What the host tests link: the parsers, without commands or netlink.
 CACHECTL_LIB	:= $(addprefix $(CACHECTL_DIR)/,model.c setvar.c cgroup.c policy_conf.c \
@@ -195,6 +195,13 @@ $(B)/tests/test_cachectl_parsers: $(CACHECTL_DIR)/tests/test_cachectl_parsers.c 
 	@echo '  CC      $@'
 	@$(CC) $(TOOLS_CFLAGS) -DBPF_OBJ_DIR='"$(B)/bpf"' -o $@ $< \
 		$(CACHECTL_LIB) $(TOOLS_LIBS)
+
+$(B)/tests/test_stats_table: $(CACHECTL_DIR)/tests/test_stats_table.c $(CACHECTL_HDRS) \
+		$(CACHECTL)
+	@mkdir -p $(dir $@)
+	@echo '  CC      $@'
+	@$(CC) $(TOOLS_CFLAGS) -DSRC_DIR='"$(CURDIR)"' -DCACHECTL_BIN='"$(CACHECTL)"' \
+		-o $@ $<
 
 # lctrain: the LearnedCache trainer.
 LCTRAIN_DIR	:= tools/lctrain
@@ -246,7 +253,8 @@ $(B)/tests/test_%: scripts/tests/test_%.sh
 	@mkdir -p $(dir $@)
 	@cp $< $@ && chmod +x $@
 
-HOST_TESTS	:= $(B)/tests/test_cachectl_parsers $(B)/tests/test_lctrain \
+HOST_TESTS	:= $(B)/tests/test_cachectl_parsers $(B)/tests/test_stats_table \
+		   $(B)/tests/test_lctrain \
 		   $(B)/tests/test_lclog_fuzz $(B)/tests/test_eval \
 		   $(B)/tests/test_deps $(B)/tests/test_vm $(B)/tests/test_cachesim \
 		   $(B)/tests/test_kernel_series $(B)/tests/test_kernel_files \

@@ -7,6 +7,7 @@
 
 /* mm/cache_ext/ctl.h: what cache_ext offers this module. */
 #include "ctl.h"
+#include "cache_ext_nl.h"
 
 struct dentry;
 
@@ -16,11 +17,32 @@ struct kobject *cache_ext_ctl_sysfs_root(void);
 void cache_ext_ctl_sysfs_exit(void);
 void cache_ext_ctl_sysfs_sync(void);
 
+/*
+ * sysfs.c: a binding's counters, one per line of cache_ext_nl_stats.h:
+ * its name in the stats files, its netlink attribute and where the
+ * snapshot keeps it.
+ */
+struct cache_ext_ctl_stat {
+	const char *name;
+	u16 offset;
+	u16 attr;
+};
+
+extern const struct cache_ext_ctl_stat cache_ext_ctl_stats[];
+extern const unsigned int cache_ext_ctl_nr_stats;
+
+static inline u64 cache_ext_ctl_stat_value(const struct cache_ext_stats_snapshot *s,
+					   const struct cache_ext_ctl_stat *stat)
+{
+	return *(const u64 *)((const char *)s + stat->offset);
+}
+
+int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
+			     char *buf, size_t len);
+
 /* preload.c: the standard policies, registered by cachectl when we load. */
 void cache_ext_ctl_preload(void);
 void cache_ext_ctl_preload_exit(void);
-int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
-			     char *buf, size_t len);
 
 /* hist.c: latency histograms and counters in debugfs */
 int cache_ext_ctl_hist_init(void);

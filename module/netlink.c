@@ -77,32 +77,16 @@ static int put_policy(const struct cache_ext_policy_info *info, void *data)
 
 static int put_stats(struct sk_buff *skb, const struct cache_ext_stats_snapshot *s)
 {
-	static const u8 types[] = {
-		CACHE_EXT_A_STAT_EVICT_CALLS, CACHE_EXT_A_STAT_REQUESTED,
-		CACHE_EXT_A_STAT_PROPOSED, CACHE_EXT_A_STAT_ACCEPTED,
-		CACHE_EXT_A_STAT_REJECTED, CACHE_EXT_A_STAT_RECLAIMED,
-		CACHE_EXT_A_STAT_FALLBACK, CACHE_EXT_A_STAT_ERRORS,
-		CACHE_EXT_A_STAT_UNTRACKED, CACHE_EXT_A_STAT_NOT_ADMITTED,
-		CACHE_EXT_A_STAT_TRACKED, CACHE_EXT_A_STAT_REGISTRY_BYTES,
-		CACHE_EXT_A_STAT_ACCESSES, CACHE_EXT_A_STAT_MISSES,
-		CACHE_EXT_A_STAT_REFAULTS, CACHE_EXT_A_STAT_EVICT_BUSY,
-		CACHE_EXT_A_STAT_MAPPED_ACCESSES, CACHE_EXT_A_STAT_PREFETCHED,
-		CACHE_EXT_A_STAT_PREFETCH_EVICTED,
-		CACHE_EXT_A_STAT_PREFETCH_REFAULTS,
-		CACHE_EXT_A_STAT_LOCK_HOLDS,
-	};
-	const u64 *val = (const u64 *)s;
+	const struct cache_ext_ctl_stat *stat;
 	struct nlattr *nest;
-	size_t i;
-
-	/* The snapshot's members are in the order of the attributes. */
-	BUILD_BUG_ON(ARRAY_SIZE(types) != sizeof(*s) / sizeof(u64));
 
 	nest = nla_nest_start(skb, CACHE_EXT_A_STATS);
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = 0; i < ARRAY_SIZE(types); i++) {
-		if (nla_put_u64_64bit(skb, types[i], val[i],
+	for (stat = cache_ext_ctl_stats;
+	     stat < cache_ext_ctl_stats + cache_ext_ctl_nr_stats; stat++) {
+		if (nla_put_u64_64bit(skb, stat->attr,
+				      cache_ext_ctl_stat_value(s, stat),
 				      CACHE_EXT_A_STAT_PAD)) {
 			nla_nest_cancel(skb, nest);
 			return -EMSGSIZE;

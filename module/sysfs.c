@@ -106,6 +106,25 @@ static const struct attribute_group top_group = {
 
 /* ---- per-policy files ---- */
 
+const struct cache_ext_ctl_stat cache_ext_ctl_stats[] = {
+#define CACHE_EXT_STAT(ATTR, field) {					\
+	.name = #field,							\
+	.offset = offsetof(struct cache_ext_stats_snapshot, field),	\
+	.attr = CACHE_EXT_A_STAT_##ATTR,				\
+},
+#define CACHE_EXT_STAT_PAD(...)
+#include "cache_ext_nl_stats.h"
+#undef CACHE_EXT_STAT
+#undef CACHE_EXT_STAT_PAD
+};
+
+const unsigned int cache_ext_ctl_nr_stats = ARRAY_SIZE(cache_ext_ctl_stats);
+
+/* Every counter of the snapshot is in the table, and every attribute. */
+static_assert(sizeof(struct cache_ext_stats_snapshot) ==
+	      ARRAY_SIZE(cache_ext_ctl_stats) * sizeof(u64));
+static_assert(ARRAY_SIZE(cache_ext_ctl_stats) == CACHE_EXT_A_STAT_MAX - 1);
+
 /**
  * cache_ext_ctl_stats_text - a binding's counters as "<name> <value>" lines
  * @s: the counters
@@ -113,29 +132,21 @@ static const struct attribute_group top_group = {
  * @len: size of @buf
  *
  * The one format of /sys/kernel/cache_ext/policies/<name>/stats and of
- * debugfs .../<cgroup id>/stats.
+ * debugfs .../<cgroup id>/stats, in the order of cache_ext_ctl_stats[].
  *
  * Return: bytes written.
  */
 int cache_ext_ctl_stats_text(const struct cache_ext_stats_snapshot *s,
 			     char *buf, size_t len)
 {
-	return scnprintf(buf, len,
-			 "evict_calls %llu\nrequested %llu\nproposed %llu\n"
-			 "accepted %llu\nrejected %llu\nreclaimed %llu\n"
-			 "fallback %llu\nerrors %llu\nuntracked %llu\n"
-			 "not_admitted %llu\ntracked %llu\nregistry_bytes %llu\n"
-			 "accesses %llu\nmisses %llu\nrefaults %llu\n"
-			 "evict_busy %llu\nmapped_accesses %llu\n"
-			 "prefetched %llu\nprefetch_evicted %llu\n"
-			 "prefetch_refaults %llu\nlock_holds %llu\n",
-			 s->evict_calls, s->requested, s->proposed, s->accepted,
-			 s->rejected, s->reclaimed, s->fallback, s->errors,
-			 s->untracked, s->not_admitted, s->tracked,
-			 s->registry_bytes, s->accesses, s->misses, s->refaults,
-			 s->evict_busy, s->mapped_accesses, s->prefetched,
-			 s->prefetch_evicted, s->prefetch_refaults,
-			 s->lock_holds);
+	const struct cache_ext_ctl_stat *stat;
+	int n = 0;
+
+	for (stat = cache_ext_ctl_stats;
+	     stat < cache_ext_ctl_stats + cache_ext_ctl_nr_stats; stat++)
+		n += scnprintf(buf + n, len - n, "%s %llu\n", stat->name,
+			       cache_ext_ctl_stat_value(s, stat));
+	return n;
 }
 
 struct state_query {
@@ -189,12 +200,12 @@ static ssize_t cgroups_show(struct kobject *kobj, struct kobj_attribute *attr,
 static int add_stats(const struct cache_ext_binding_info *info, void *data)
 {
 	struct cache_ext_stats_snapshot *sum = data;
-	const u64 *from = (const u64 *)&info->stats;
-	u64 *to = (u64 *)sum;
-	size_t i;
+	const struct cache_ext_ctl_stat *stat;
 
-	for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
-		to[i] += from[i];
+	for (stat = cache_ext_ctl_stats;
+	     stat < cache_ext_ctl_stats + cache_ext_ctl_nr_stats; stat++)
+		*(u64 *)((char *)sum + stat->offset) +=
+			cache_ext_ctl_stat_value(&info->stats, stat);
 	return 0;
 }
 

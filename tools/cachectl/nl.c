@@ -237,27 +237,11 @@ const char *nl_event_name(uint32_t event)
 const char *nl_stat_name(unsigned int stat)
 {
 	static const char *const names[] = {
-		[CACHE_EXT_A_STAT_EVICT_CALLS]	= "evict_calls",
-		[CACHE_EXT_A_STAT_REQUESTED]	= "requested",
-		[CACHE_EXT_A_STAT_PROPOSED]	= "proposed",
-		[CACHE_EXT_A_STAT_ACCEPTED]	= "accepted",
-		[CACHE_EXT_A_STAT_REJECTED]	= "rejected",
-		[CACHE_EXT_A_STAT_RECLAIMED]	= "reclaimed",
-		[CACHE_EXT_A_STAT_FALLBACK]	= "fallback",
-		[CACHE_EXT_A_STAT_ERRORS]	= "errors",
-		[CACHE_EXT_A_STAT_UNTRACKED]	= "untracked",
-		[CACHE_EXT_A_STAT_NOT_ADMITTED]	= "not_admitted",
-		[CACHE_EXT_A_STAT_TRACKED]	= "tracked",
-		[CACHE_EXT_A_STAT_REGISTRY_BYTES] = "registry_bytes",
-		[CACHE_EXT_A_STAT_ACCESSES]	= "accesses",
-		[CACHE_EXT_A_STAT_MISSES]	= "misses",
-		[CACHE_EXT_A_STAT_REFAULTS]	= "refaults",
-		[CACHE_EXT_A_STAT_EVICT_BUSY]	= "evict_busy",
-		[CACHE_EXT_A_STAT_MAPPED_ACCESSES] = "mapped_accesses",
-		[CACHE_EXT_A_STAT_PREFETCHED]	= "prefetched",
-		[CACHE_EXT_A_STAT_PREFETCH_EVICTED] = "prefetch_evicted",
-		[CACHE_EXT_A_STAT_PREFETCH_REFAULTS] = "prefetch_refaults",
-		[CACHE_EXT_A_STAT_LOCK_HOLDS]	= "lock_holds",
+#define CACHE_EXT_STAT(ATTR, field) [CACHE_EXT_A_STAT_##ATTR] = #field,
+#define CACHE_EXT_STAT_PAD(...)
+#include "cache_ext_nl_stats.h"
+#undef CACHE_EXT_STAT
+#undef CACHE_EXT_STAT_PAD
 	};
 
 	return stat < sizeof(names) / sizeof(names[0]) ? names[stat] : NULL;

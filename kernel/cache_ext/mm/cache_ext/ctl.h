@@ -39,7 +39,8 @@ struct notifier_block;
  * @prefetch_refaults: of those, folios read in again (a lower bound: the
  *	last 1,024 or so are remembered)
  * @lock_holds: acquisitions of the binding's lock: insertions, removals,
- *	list kfuncs, eviction; never a page cache hit
+ *	list kfuncs, eviction; a page cache hit only if its policy moves
+ *	the folio, once per batch of such moves
  */
 struct cache_ext_stats_snapshot {
 	u64 evict_calls;
