@@ -236,9 +236,11 @@ const char *nl_event_name(uint32_t event)
 
 const char *nl_stat_name(unsigned int stat)
 {
+	/* In attribute order, as the enum is made. */
 	static const char *const names[] = {
-#define CACHE_EXT_STAT(ATTR, field) [CACHE_EXT_A_STAT_##ATTR] = #field,
-#define CACHE_EXT_STAT_PAD(...)
+		NULL,		/* CACHE_EXT_A_STAT_UNSPEC */
+#define CACHE_EXT_STAT(ATTR, field) #field,
+#define CACHE_EXT_STAT_PAD(...) NULL,
 #include "cache_ext_nl_stats.h"
 #undef CACHE_EXT_STAT
 #undef CACHE_EXT_STAT_PAD

@@ -26,6 +26,7 @@ static const char *const table[] = {
 #undef CACHE_EXT_STAT
 #undef CACHE_EXT_STAT_PAD
 };
+
 #define NR_TABLE (sizeof(table) / sizeof(table[0]))
 
 /* The whole of @path, NUL-terminated, or NULL. */
@@ -76,10 +77,10 @@ static void check_spec(const char *src)
 	snprintf(path, sizeof(path), "%s/Documentation/netlink/specs/cache_ext.yaml",
 		 src);
 	text = slurp(path);
-	if (!check(text != NULL, "the netlink spec %s is readable", path))
+	if (!check(!!text, "the netlink spec %s is readable", path))
 		return;
 	p = strstr(text, "name-prefix: cache-ext-a-stat-");
-	if (!check(p != NULL, "the spec has the stats attribute set"))
+	if (!check(!!p, "the spec has the stats attribute set"))
 		goto out;
 	p = strstr(p, "attributes:");
 	for (p = p ? strchr(p, '\n') : NULL; p && same; p = strchr(p + 1, '\n')) {
@@ -146,7 +147,7 @@ static void check_docs(const char *src, const char *cachectl)
 	snprintf(path, sizeof(path), "%s/Documentation/ABI/testing/sysfs-kernel-cache_ext",
 		 src);
 	abi = slurp(path);
-	check(abi != NULL, "the sysfs ABI document %s is readable", path);
+	check(!!abi, "the sysfs ABI document %s is readable", path);
 
 	snprintf(cmd, sizeof(cmd), "'%s' stats -h 2>&1", cachectl);
 	f = popen(cmd, "r");
