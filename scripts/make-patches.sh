@@ -33,6 +33,12 @@ CONFIGS=$TOP/kernel/configs
 
 die() { echo "make-patches: $*" >&2; exit 1; }
 
+# One run at a time: every run rebuilds the work tree and its series
+# (two at once failed in each other's half-made tree).
+mkdir -p "$(dirname "$WORK")"
+exec 9> "$WORK.lock"
+flock -n 9 || die "another make patches is running on ${WORK#"$TOP"/}; wait for it"
+
 # checkpatch.pl runs scripts/spdxcheck.py with the python3 in PATH; use the
 # one that has python3-ply and python3-git from make deps.
 export PATH=/usr/lib/ccache:/usr/bin:$PATH
