@@ -29,27 +29,33 @@ static const char *const table[] = {
 
 #define NR_TABLE (sizeof(table) / sizeof(table[0]))
 
-/* The whole of @path, NUL-terminated, or NULL. */
-static char *slurp(const char *path)
+/* What is left to read of @f, NUL-terminated, or NULL. */
+static char *read_stream(FILE *f)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = fopen(path, "r");
-	FILE *out;
+	FILE *out = open_memstream(&buf, &len);
 	int c;
+
+	if (!out)
+		return NULL;
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, out);
+	fclose(out);
+	return buf;
+}
+
+/* The whole of @path, or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
 
 	if (!f)
 		return NULL;
-	out = open_memstream(&buf, &len);
-	if (!out) {
-		fclose(f);
-		return NULL;
-	}
-	while ((c = fgetc(f)) != EOF)
-		fputc(c, out);
+	text = read_stream(f);
 	fclose(f);
-	fclose(out);
-	return buf;
+	return text;
 }
 
 /* @s with '_' as '-', as the netlink spec spells names. */
@@ -140,9 +146,8 @@ static int names_word(const char *text, const char *name)
 static void check_docs(const char *src, const char *cachectl)
 {
 	char path[4096], cmd[4200], *abi, *help = NULL;
-	size_t i, len = 0;
-	FILE *f, *out;
-	int c;
+	size_t i;
+	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/Documentation/ABI/testing/sysfs-kernel-cache_ext",
 		 src);
@@ -151,13 +156,10 @@ static void check_docs(const char *src, const char *cachectl)
 
 	snprintf(cmd, sizeof(cmd), "'%s' stats -h 2>&1", cachectl);
 	f = popen(cmd, "r");
-	out = open_memstream(&help, &len);
-	while (f && out && (c = fgetc(f)) != EOF)
-		fputc(c, out);
-	if (out)
-		fclose(out);
-	if (f)
+	if (f) {
+		help = read_stream(f);
 		pclose(f);
+	}
 	check(help && strstr(help, "usage: cachectl stats"),
 	      "cachectl stats -h prints its help");
 
