@@ -17,7 +17,8 @@
  *
  *   unbound   this cgroup has no policy while the others are bound
  *   noop      evict_folios() only: the binding tracks no folio
- *   <policy>  every policy of the suite (CACHE_EXT_SUITE)
+ *   <policy>  every policy of the suite (CACHE_EXT_SUITE), and ml_protect
+ *             and ml_rank (they need no model to record their accesses)
  *
  * Every round runs every (setup, readers) pair once, the setups rotated by
  * one from round to round, so that drift of the machine hits all alike.
@@ -217,8 +218,9 @@ static int add_setup(const char *name)
 static void usage(FILE *f, const char *argv0)
 {
 	fprintf(f, "usage: %s [-r ROUNDS] [-n READS] [-p p1,p2,..]\n\n"
-		"The cost of a page cache hit under every policy of the suite (or those of -p),\n"
-		"against an unbound cgroup.  Run in the cache_ext VM: make bench-core.\n",
+		"The cost of a page cache hit under every policy of the suite, ml_protect and\n"
+		"ml_rank (or those of -p), against an unbound cgroup.  Run in the cache_ext VM:\n"
+		"make bench-core.\n",
 		argv0);
 }
 
@@ -227,7 +229,7 @@ int main(int argc, char **argv)
 	static struct result res[MAX_SETUPS][NR_COUNTS][MAX_ROUNDS];
 	static double v[MAX_ROUNDS], ratio[MAX_ROUNDS];
 	char ra[PATH_MAX + 8];
-	char list[256] = "noop," CACHE_EXT_SUITE, *name, *save;
+	char list[256] = "noop," CACHE_EXT_SUITE ",ml_protect,ml_rank", *name, *save;
 	bool with_locks;
 	int opt, r, i, k, c;
 

@@ -46,6 +46,7 @@ void CACHE_EXT_OP(ml_protect_evict, struct cache_ext_eviction_ctx *req,
 	s64 size = bpf_cache_ext_list_size(memcg, FIFO_LIST), logit, limit = 0;
 	u32 budget = max_scan * req->nr_requested;
 	u64 now = bpf_ktime_get_ns();
+	struct lc_file_view file = {};
 	struct folio *folio;
 	bool have_limit;
 
@@ -64,7 +65,7 @@ void CACHE_EXT_OP(ml_protect_evict, struct cache_ext_eviction_ctx *req,
 			break;
 		if (bpf_cache_ext_folio_busy(folio))
 			continue;
-		if (!have_limit || !lc_score(folio, now, &logit)) {
+		if (!have_limit || !lc_score(folio, now, &file, &logit)) {
 			__sync_fetch_and_add(&nr_no_model, 1);
 		} else if (logit > limit) {
 			bpf_cache_ext_list_move(memcg, FIFO_LIST, folio, CACHE_EXT_TAIL);

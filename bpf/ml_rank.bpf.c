@@ -64,6 +64,7 @@ void CACHE_EXT_OP(ml_rank_evict, struct cache_ext_eviction_ctx *req,
 	s64 size = bpf_cache_ext_list_size(memcg, FIFO_LIST), logit;
 	u32 sample = oversample * req->nr_requested, pos = 0;
 	u64 now = bpf_ktime_get_ns();
+	struct lc_file_view file = {};
 	struct folio *folio;
 
 	if (lc_fifo_without_signal(req, memcg, FIFO_LIST))
@@ -74,7 +75,7 @@ void CACHE_EXT_OP(ml_rank_evict, struct cache_ext_eviction_ctx *req,
 		pos++;
 		if (bpf_cache_ext_folio_busy(folio))
 			continue;
-		if (!lc_score(folio, now, &logit)) {
+		if (!lc_score(folio, now, &file, &logit)) {
 			__sync_fetch_and_add(&nr_no_model, 1);
 			logit = pos;	/* oldest lowest: FIFO */
 		}

@@ -87,6 +87,7 @@ static __always_inline void lc_fill(struct lc_record *rec, struct folio *folio,
  */
 static void lc_emit(struct folio *folio, u32 type, u64 now)
 {
+	struct lc_file_view file = {};
 	struct lc_record *rec;
 	struct lc_event *ev;
 
@@ -96,7 +97,7 @@ static void lc_emit(struct folio *folio, u32 type, u64 now)
 		if (!ev)
 			goto lost;
 		lc_fill((struct lc_record *)ev, folio, type, now);
-		lc_folio_features(folio, now, ev->features);
+		lc_folio_features(folio, now, &file, ev->features);
 		bpf_ringbuf_submit(ev, lc_wakeup());
 	} else {
 		rec = bpf_ringbuf_reserve(&lc_events, sizeof(*rec), 0);

@@ -60,14 +60,18 @@ lc_fifo_without_signal(struct cache_ext_eviction_ctx *req,
 	return true;
 }
 
-/* The logit of @folio at @now into *@logit; false if there is no model. */
-static __always_inline bool lc_score(struct folio *folio, u64 now, s64 *logit)
+/*
+ * The logit of @folio at @now into *@logit; false if there is no model.
+ * @file: the eviction's view of the last file scored (lc_folio_features()).
+ */
+static __always_inline bool lc_score(struct folio *folio, u64 now,
+				     struct lc_file_view *file, s64 *logit)
 {
 	s64 features[LC_NR_FEATURES];
 
 	if (!bpf_ksym_exists(bpf_cache_ext_model_score))
 		return false;
-	lc_folio_features(folio, now, features);
+	lc_folio_features(folio, now, file, features);
 	if (bpf_cache_ext_model_score((const char *)model, features,
 				      sizeof(features), logit))
 		return false;

@@ -78,11 +78,15 @@ static uint64_t mean_residency(const struct lc_event *ev, const size_t *idx,
 
 static const uint64_t *time_base;
 
+/* By time, then by position: the order of a log's records at one instant. */
 static int by_time(const void *a, const void *b)
 {
-	uint64_t x = time_base[*(const size_t *)a], y = time_base[*(const size_t *)b];
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	uint64_t x = time_base[i], y = time_base[j];
 
-	return x < y ? -1 : x > y;
+	if (x != y)
+		return x < y ? -1 : 1;
+	return i < j ? -1 : i > j;
 }
 
 int dataset_build(const struct lc_events *ev, uint64_t horizon_ns,
@@ -386,6 +390,69 @@ out:
 	free(evict_after);
 	if (ret)
 		dataset_free(ds);
+	return ret;
+}
+
+int dataset_check_file_features(const struct lc_events *ev,
+				struct file_check *out)
+{
+	struct state_map files = { 0 };
+	struct lc_inode_state *fs = NULL;
+	struct lc_page_state page;
+	uint64_t *times = NULL;
+	size_t *order = NULL, i;
+	int ret = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	order = malloc((ev->nr + 1) * sizeof(*order));
+	times = malloc((ev->nr + 1) * sizeof(*times));
+	fs = calloc(ev->nr + 1, sizeof(*fs));
+	if (!order || !times || !fs || map_init(&files, 1024))
+		goto out;
+	for (i = 0; i < ev->nr; i++) {
+		order[i] = i;
+		times[i] = ev->ev[i].time_ns;
+	}
+	time_base = times;
+	qsort(order, ev->nr, sizeof(*order), by_time);
+	for (i = 0; i < ev->nr; i++) {
+		const struct lc_event *e = &ev->ev[order[i]];
+		__s64 x[LC_NR_FEATURES];
+		struct lc_inode_state *f;
+		uint64_t want, got;
+		int64_t k;
+
+		if (e->type == LC_EV_DROPS)
+			continue;
+		k = map_get(&files, e->dev, e->ino, 0);
+		if (k < 0)
+			goto out;
+		f = &fs[k];
+		if (lc_event_is_use(e->type)) {
+			memset(&page, 0, sizeof(page));
+			lc_access(&page, f, e->index, 0, e->time_ns);
+			continue;
+		}
+		if (e->type != LC_EV_EVICT || !f->t.prev2)
+			continue;
+		memset(&page, 0, sizeof(page));
+		lc_features(&page, f, e->index, e->time_ns, x);
+		out->evictions++;
+		if (x[LC_INODE_DT1] == e->features[LC_INODE_DT1] &&
+		    x[LC_INODE_DT2] == e->features[LC_INODE_DT2] &&
+		    x[LC_DISTANCE] == e->features[LC_DISTANCE])
+			out->times_agree++;
+		want = x[LC_INODE_EMA];
+		got = e->features[LC_INODE_EMA];
+		if ((got > want ? got - want : want - got) * 100 <= want)
+			out->ema_close++;
+	}
+	ret = 0;
+out:
+	map_free(&files);
+	free(fs);
+	free(times);
+	free(order);
 	return ret;
 }
 

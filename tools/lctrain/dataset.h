@@ -42,6 +42,25 @@ void dataset_free(struct dataset *ds);
 int dataset_build_accesses(const struct lc_events *ev, uint64_t horizon_ns,
 			   struct dataset *ds);
 
+/* What dataset_check_file_features() found. */
+struct file_check {
+	size_t evictions;	/* of a file accessed at least three times before */
+	size_t times_agree;	/* inode_dt1, inode_dt2 and distance equal */
+	size_t ema_close;	/* inode_ema within 1% */
+};
+
+/*
+ * Whether the file features the evictions of @ev were recorded with are
+ * those of the accesses before them, replayed as one stream in time
+ * order.  The kernel keeps a file's state per CPU and merges it when it
+ * computes features (bpf/include/lc_state.bpf.h): the merged file's last
+ * accesses are the stream's, its EMA a close sum.  Evictions of files
+ * accessed fewer than three times are not counted (their deltas are
+ * LC_DT_NONE either way).  Returns 0 or -ENOMEM.
+ */
+int dataset_check_file_features(const struct lc_events *ev,
+				struct file_check *out);
+
 /* The first @n rows of @ds (time order) and the rest, as views. */
 void dataset_split(const struct dataset *ds, size_t n, struct dataset *head,
 		   struct dataset *tail);

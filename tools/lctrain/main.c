@@ -5,6 +5,8 @@
  *   lctrain [-o model.json] [--horizon-ms MS] [--holdout FRACTION]
  *           [--epochs N] [--seed N] [--scale N] LOG...
  *   lctrain --synthetic ROWS      time training on generated rows
+ *   lctrain --check-features LOG...  the evictions' file features against
+ *                                 the accesses replayed in time order
  *
  * One row per eviction with the features recorded at that moment,
  * labelled "reinserted within the horizon" (default: the mean residency,
@@ -29,6 +31,7 @@ static const char usage[] =
 "               [--holdout F] [--epochs N] [--seed N] [--scale N]\n"
 "               [--allow-drops] LOG...\n"
 "       lctrain --synthetic ROWS [--epochs N]\n"
+"       lctrain --check-features LOG...\n"
 "\n"
 "Trains the LearnedCache perceptron on trace logs written by\n"
 "'cachectl trace' and writes it for 'cachectl model load NAME model.json'.\n"
@@ -48,8 +51,14 @@ static const char usage[] =
 "  --synthetic ROWS      train on ROWS generated rows and report the time\n"
 "  --allow-drops         train on logs that lost over 0.1% of their events\n"
 "                        in recording (refused otherwise: not the workload's)\n"
-"Exit status: 0 trained, 1 failed (bad log, too many drops, no\n"
-"evictions), 2 usage.\n";
+"  --check-features      train nothing: say how many evictions were recorded\n"
+"                        with the file features (inode_dt1, inode_dt2,\n"
+"                        distance; inode_ema within 1%) that the log's\n"
+"                        accesses before them give, replayed in time order,\n"
+"                        as --rows access computes them.  The kernel keeps a\n"
+"                        file's state per CPU and merges it for features\n"
+"Exit status: 0 trained (or checked), 1 failed (bad log, too many drops,\n"
+"no evictions), 2 usage.\n";
 
 static double seconds(const struct timespec *a, const struct timespec *b)
 {
@@ -81,6 +90,25 @@ static int synthetic(size_t rows, struct dataset *ds)
 		ds->positives += ds->y[i];
 	}
 	ds->nr = rows;
+	return 0;
+}
+
+/* --check-features: what dataset_check_file_features() finds in @ev. */
+static int check_features(const struct lc_events *ev)
+{
+	struct file_check fc;
+
+	if (dataset_check_file_features(ev, &fc)) {
+		fprintf(stderr, "lctrain: out of memory\n");
+		return 1;
+	}
+	if (!fc.evictions) {
+		fprintf(stderr, "lctrain: no eviction of a file accessed three times or more in the log: trace a workload that rereads a file larger than the cgroup's memory\n");
+		return 1;
+	}
+	printf("evictions %zu of files accessed 3+ times: file times as replayed %zu (%.2f%%), inode_ema within 1%% %zu (%.2f%%)\n",
+	       fc.evictions, fc.times_agree, 100.0 * fc.times_agree / fc.evictions,
+	       fc.ema_close, 100.0 * fc.ema_close / fc.evictions);
 	return 0;
 }
 
@@ -135,6 +163,7 @@ int main(int argc, char **argv)
 		{ "scale", required_argument, NULL, 'S' },
 		{ "synthetic", required_argument, NULL, 'y' },
 		{ "allow-drops", no_argument, NULL, 'D' },
+		{ "check-features", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -142,7 +171,7 @@ int main(int argc, char **argv)
 	const char *output = "model.json";
 	double holdout = 0.2, horizon_ms = 0, ppm;
 	long long scale = 1000;
-	int per_access = 0, allow_drops = 0;
+	int per_access = 0, allow_drops = 0, check = 0;
 	const char *baseline = NULL;
 	size_t synth = 0, n_train;
 	struct lc_events ev = { 0 };
@@ -200,6 +229,9 @@ int main(int argc, char **argv)
 		case 'D':
 			allow_drops = 1;
 			break;
+		case 'C':
+			check = 1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -207,7 +239,7 @@ int main(int argc, char **argv)
 			goto bad;
 		}
 	}
-	if (!synth && optind == argc)
+	if ((!synth && optind == argc) || (synth && check))
 		goto bad;
 
 	if (synth) {
@@ -231,6 +263,8 @@ int main(int argc, char **argv)
 				LC_DROPS_MAX_PPM / 1e4);
 			return 1;
 		}
+		if (check)
+			return check_features(&ev);
 		build = per_access ? dataset_build_accesses : dataset_build;
 		if (build(&ev, horizon_ms * 1e6, &ds)) {
 			static const char lost[] = ", or record it again"

@@ -93,7 +93,9 @@ void CACHE_EXT_OP(stamp_removed, struct folio *folio, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(stamp_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	cache_ext_propose_from(req, memcg, LIST, 2 * req->nr_requested);
+	/* Past the request, as fifo: see kernel_listed.bpf.c. */
+	cache_ext_propose_from(req, memcg, LIST,
+			       req->nr_requested + CACHE_EXT_MAX_BATCH);
 }
 
 SEC(".struct_ops.link")

@@ -3,7 +3,8 @@
  * Host tests of the LearnedCache trainer: the fixed-point EMA against the
  * closed form, quantile bins, learning a signal and not learning noise
  * from synthetic logs, malformed logs, rows from a million evictions of
- * one page in linear time, and the JSON export read back by cachectl's
+ * one page in linear time, the check of recorded file features against
+ * the replayed accesses, and the JSON export read back by cachectl's
  * model parser (its malformed models are tested in tools/cachectl/tests).
  * TAP; exit 1 on any failure.
  */
@@ -554,6 +555,43 @@ static void test_compact_log(const char *dir)
 	unlink(path);
 }
 
+/*
+ * --check-features: file 7 is accessed at 1, 2, 3 and 4 ms (indices 5, 7,
+ * 9, 11), the records of two CPUs out of time order in the log.  At 5 ms
+ * its file features as one stream are inode_dt1 = inode_dt2 = 1 ms,
+ * distance |3 - 11| = 8 and inode_ema 3.998 (1 + 1 + 1 + 1, each decayed
+ * by 1 ms, 1/2000 of a half-life's halving).  The first eviction was
+ * recorded with them; the second with what one CPU's accesses alone
+ * (2 and 4 ms) give; file 8, accessed twice, is not counted.
+ */
+static void test_check_features(void)
+{
+	static const struct lc_event evs[] = {
+		{ .type = LC_EV_ACCESS, .ino = 7, .index = 7, .time_ns = 2000000 },
+		{ .type = LC_EV_ACCESS, .ino = 7, .index = 5, .time_ns = 1000000 },
+		{ .type = LC_EV_ACCESS, .ino = 7, .index = 11, .time_ns = 4000000 },
+		{ .type = LC_EV_ACCESS, .ino = 7, .index = 9, .time_ns = 3000000 },
+		{ .type = LC_EV_ACCESS, .ino = 8, .index = 1, .time_ns = 3000000 },
+		{ .type = LC_EV_ACCESS, .ino = 8, .index = 1, .time_ns = 3500000 },
+		{ .type = LC_EV_EVICT, .ino = 7, .index = 3, .time_ns = 5000000,
+		  .features = { [LC_INODE_DT1] = 1000000, [LC_INODE_DT2] = 1000000,
+				[LC_DISTANCE] = 8, [LC_INODE_EMA] = 3998 } },
+		{ .type = LC_EV_EVICT, .ino = 7, .index = 3, .time_ns = 5000000,
+		  .features = { [LC_INODE_DT1] = 2000000, [LC_INODE_DT2] = LC_DT_NONE,
+				[LC_DISTANCE] = 8, [LC_INODE_EMA] = 1998 } },
+		{ .type = LC_EV_EVICT, .ino = 8, .index = 1, .time_ns = 5000000 },
+	};
+	struct lc_events ev = { .ev = (struct lc_event *)evs,
+				.nr = sizeof(evs) / sizeof(evs[0]) };
+	struct file_check fc = { 0 };
+	int ret = dataset_check_file_features(&ev, &fc);
+
+	check(!ret && fc.evictions == 2 &&
+	      fc.times_agree == 1 && fc.ema_close == 1,
+	      "check-features: %zu of %zu evictions with the stream's file times, %zu with its EMA (want 1, 2, 1)",
+	      fc.times_agree, fc.evictions, fc.ema_close);
+}
+
 int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/lctrain.XXXXXX";
@@ -571,6 +609,7 @@ int main(int argc, char **argv)
 	test_compact_log(dir);
 	test_same_page_linear();
 	test_access_rows();
+	test_check_features();
 	rmdir(dir);
 	return tap_done();
 }
