@@ -551,8 +551,8 @@ static int two_cpu_reads(const char *cgroup, void *arg)
  * does, and counts the evictions recorded with that stream's features.
  * A read racing an eviction on the other CPU can differ (stamped before
  * the eviction, its state not yet written when the eviction merges, or
- * the reverse): measured 0.4% and 1.5% of the evictions in two runs, the
- * second beside a benchmark VM; 10% is allowed.  Reading one CPU's copy
+ * the reverse): measured 0-1.5% of the evictions in seven runs, five of
+ * them beside two busy VMs; 10% is allowed.  Reading one CPU's copy
  * only agreed for 22% (times) and 1.4% (EMA).
  */
 TEST_F_TIMEOUT(learned, file_features_are_one_stream_of_every_cpu, 600)
