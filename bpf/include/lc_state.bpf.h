@@ -12,9 +12,9 @@
  * (lc_inode_merge()).  The merged file's last three access times and the
  * page index of its last access are those of the one stream of accesses;
  * its EMA is the sum of the CPUs' EMAs, each decayed to the file's last
- * access, which differs from the EMA of the one stream only by the
- * second-order terms of lc_ema_decay()'s linear form (it is exact on one
- * CPU, and in cachesim).
+ * access, close to the one stream's but not equal to it, lc_ema_decay()
+ * being piecewise (decaying by a and then b is not decaying by a + b).
+ * On one CPU, and in cachesim, the merge is the state itself.
  */
 #ifndef __LC_STATE_BPF_H
 #define __LC_STATE_BPF_H
