@@ -406,13 +406,19 @@ int dataset_check_file_features(const struct lc_events *ev,
 	memset(out, 0, sizeof(*out));
 	order = malloc((ev->nr + 1) * sizeof(*order));
 	times = malloc((ev->nr + 1) * sizeof(*times));
-	fs = calloc(ev->nr + 1, sizeof(*fs));
-	if (!order || !times || !fs || map_init(&files, 1024))
+	if (!order || !times || map_init(&files, 1024))
 		goto out;
+	/* Number the files first: a state each, not one per event. */
 	for (i = 0; i < ev->nr; i++) {
 		order[i] = i;
 		times[i] = ev->ev[i].time_ns;
+		if (ev->ev[i].type != LC_EV_DROPS &&
+		    map_get(&files, ev->ev[i].dev, ev->ev[i].ino, 0) < 0)
+			goto out;
 	}
+	fs = calloc(files.nr + 1, sizeof(*fs));
+	if (!fs)
+		goto out;
 	time_base = times;
 	qsort(order, ev->nr, sizeof(*order), by_time);
 	for (i = 0; i < ev->nr; i++) {
@@ -424,6 +430,7 @@ int dataset_check_file_features(const struct lc_events *ev,
 
 		if (e->type == LC_EV_DROPS)
 			continue;
+		/* Numbered above (the lookup may still grow the table). */
 		k = map_get(&files, e->dev, e->ino, 0);
 		if (k < 0)
 			goto out;

@@ -55,8 +55,9 @@ static const char usage[] =
 "                        with the file features (inode_dt1, inode_dt2,\n"
 "                        distance; inode_ema within 1%) that the log's\n"
 "                        accesses before them give, replayed in time order,\n"
-"                        as --rows access computes them.  The kernel keeps a\n"
-"                        file's state per CPU and merges it for features\n"
+"                        with the formulas of --rows access.  The kernel\n"
+"                        keeps a file's state per CPU and merges it for\n"
+"                        features\n"
 "Exit status: 0 trained (or checked), 1 failed (bad log, too many drops,\n"
 "no evictions), 2 usage.\n";
 
