@@ -14,7 +14,9 @@
  * its EMA is the sum of the CPUs' EMAs, each decayed to the file's last
  * access, close to the one stream's but not equal to it, lc_ema_decay()
  * being piecewise (decaying by a and then b is not decaying by a + b).
- * On one CPU, and in cachesim, the merge is the state itself.
+ * On one CPU, and in cachesim, the merge is the state itself.  How close
+ * it is on a recording, and what it changes in a model's choices:
+ * lctrain --check-features (tools/README.rst).
  */
 #ifndef __LC_STATE_BPF_H
 #define __LC_STATE_BPF_H

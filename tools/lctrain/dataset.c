@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dataset.h"
+#include "model.h"
 
 static const struct lc_event *sort_base;
 
@@ -393,11 +394,60 @@ out:
 	return ret;
 }
 
+/* -1, 0 or 1: how @a compares with @b. */
+static int cmp_s64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* The pairs of @n logits at most CHECK_PAIR_SPAN apart ordered differently. */
+static void count_reordered(const int64_t *rec, const int64_t *stream,
+			    size_t n, struct file_check *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n && j - i < CHECK_PAIR_SPAN; j++) {
+			int a = cmp_s64(rec[i], rec[j]);
+			int b = cmp_s64(stream[i], stream[j]);
+
+			if (!a && !b)
+				continue;
+			out->pairs++;
+			out->pairs_reordered += a != b;
+		}
+	}
+}
+
+/* Model @m's logits of @recorded and of it with the stream's file features. */
+static void score_both(const struct model *m, const __s64 *recorded,
+		       const __s64 *stream, int64_t *rec_logit,
+		       int64_t *stream_logit, struct file_check *out)
+{
+	static const int file_features[] = {
+		LC_INODE_DT1, LC_INODE_DT2, LC_DISTANCE, LC_INODE_EMA,
+	};
+	int64_t x[LC_NR_FEATURES];
+	size_t k;
+
+	for (k = 0; k < LC_NR_FEATURES; k++)
+		x[k] = recorded[k];
+	*rec_logit = model_logit(m, x);
+	for (k = 0; k < sizeof(file_features) / sizeof(file_features[0]); k++)
+		x[file_features[k]] = stream[file_features[k]];
+	*stream_logit = model_logit(m, x);
+	out->logit_same += *rec_logit == *stream_logit;
+	/* ml_protect keeps a folio whose logit is above the threshold. */
+	out->class_differs += (*rec_logit > m->threshold) !=
+			      (*stream_logit > m->threshold);
+}
+
 int dataset_check_file_features(const struct lc_events *ev,
-				struct file_check *out)
+				const struct model *m, struct file_check *out)
 {
 	struct state_map files = { 0 };
 	struct lc_inode_state *fs = NULL;
+	int64_t *rec_logit = NULL, *stream_logit = NULL;
 	struct lc_page_state page;
 	uint64_t *times = NULL;
 	size_t *order = NULL, i;
@@ -406,6 +456,12 @@ int dataset_check_file_features(const struct lc_events *ev,
 	memset(out, 0, sizeof(*out));
 	order = malloc((ev->nr + 1) * sizeof(*order));
 	times = malloc((ev->nr + 1) * sizeof(*times));
+	if (m) {
+		rec_logit = malloc((ev->nr + 1) * sizeof(*rec_logit));
+		stream_logit = malloc((ev->nr + 1) * sizeof(*stream_logit));
+		if (!rec_logit || !stream_logit)
+			goto out;
+	}
 	if (!order || !times || map_init(&files, 1024))
 		goto out;
 	/* Number the files first: a state each, not one per event. */
@@ -444,6 +500,9 @@ int dataset_check_file_features(const struct lc_events *ev,
 			continue;
 		memset(&page, 0, sizeof(page));
 		lc_features(&page, f, e->index, e->time_ns, x);
+		if (m)
+			score_both(m, e->features, x, &rec_logit[out->evictions],
+				   &stream_logit[out->evictions], out);
 		out->evictions++;
 		if (x[LC_INODE_DT1] == e->features[LC_INODE_DT1] &&
 		    x[LC_INODE_DT2] == e->features[LC_INODE_DT2] &&
@@ -454,9 +513,13 @@ int dataset_check_file_features(const struct lc_events *ev,
 		if ((got > want ? got - want : want - got) * 100 <= want)
 			out->ema_close++;
 	}
+	if (m)
+		count_reordered(rec_logit, stream_logit, out->evictions, out);
 	ret = 0;
 out:
 	map_free(&files);
+	free(stream_logit);
+	free(rec_logit);
 	free(fs);
 	free(times);
 	free(order);

@@ -8,6 +8,8 @@
 
 #include "lclog.h"
 
+struct model;
+
 struct dataset {
 	size_t nr;
 	int64_t (*x)[LC_NR_FEATURES];	/* features at eviction */
@@ -47,7 +49,15 @@ struct file_check {
 	size_t evictions;	/* of a file accessed at least three times before */
 	size_t times_agree;	/* inode_dt1, inode_dt2 and distance equal */
 	size_t ema_close;	/* inode_ema within 1% */
+	/* With a model: its logits with the recorded vs the stream's features */
+	size_t logit_same;	/* evictions scored the same */
+	size_t class_differs;	/* above the threshold on one side only */
+	size_t pairs;		/* of evictions at most CHECK_PAIR_SPAN apart */
+	size_t pairs_reordered;	/* whose order by logit differs */
 };
+
+/* ml_rank's oversampling order of magnitude: its default sample is 30. */
+#define CHECK_PAIR_SPAN	32
 
 /*
  * Whether the file features the evictions of @ev were recorded with are
@@ -56,10 +66,15 @@ struct file_check {
  * computes features (bpf/include/lc_state.bpf.h): the merged file's last
  * accesses are the stream's, its EMA a close sum.  Evictions of files
  * accessed fewer than three times are not counted (their deltas are
- * LC_DT_NONE either way).  Returns 0 or -ENOMEM.
+ * LC_DT_NONE either way).  With model @m (may be NULL), also how
+ * differently it scores those evictions with the stream's four file
+ * features in place of the recorded ones: what the merge changes in
+ * ml_protect's choices (the class) and ml_rank's (the order among
+ * evictions close in time, as the folios of one sample are).
+ * Returns 0 or -ENOMEM.
  */
 int dataset_check_file_features(const struct lc_events *ev,
-				struct file_check *out);
+				const struct model *m, struct file_check *out);
 
 /* The first @n rows of @ds (time order) and the rest, as views. */
 void dataset_split(const struct dataset *ds, size_t n, struct dataset *head,

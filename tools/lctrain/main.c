@@ -31,7 +31,7 @@ static const char usage[] =
 "               [--holdout F] [--epochs N] [--seed N] [--scale N]\n"
 "               [--allow-drops] LOG...\n"
 "       lctrain --synthetic ROWS [--epochs N]\n"
-"       lctrain --check-features LOG...\n"
+"       lctrain --check-features [--baseline FILE.json] LOG...\n"
 "\n"
 "Trains the LearnedCache perceptron on trace logs written by\n"
 "'cachectl trace' and writes it for 'cachectl model load NAME model.json'.\n"
@@ -43,7 +43,9 @@ static const char usage[] =
 "                        after the page's next eviction (LearnedCache's rows)\n"
 "  --horizon-ms MS       reuse horizon (default: mean residency in the log)\n"
 "  --baseline FILE.json  also score the hold-out rows with this model (the\n"
-"                        one in use) and print its AUC there, to compare\n"
+"                        one in use) and print its AUC there, to compare;\n"
+"                        with --check-features, say what the replayed file\n"
+"                        features change in its scores of the evictions\n"
 "  --holdout F           last fraction of rows, in time, held out (0.2)\n"
 "  --epochs N            passes over the training rows (3)\n"
 "  --seed N              order of the rows (1); same seed, same model\n"
@@ -57,7 +59,7 @@ static const char usage[] =
 "                        accesses before them give, replayed in time order,\n"
 "                        with the formulas of --rows access.  The kernel\n"
 "                        keeps a file's state per CPU and merges it for\n"
-"                        features\n"
+"                        features: this says how close the merge is\n"
 "Exit status: 0 trained (or checked), 1 failed (bad log, too many drops,\n"
 "no evictions), 2 usage.\n";
 
@@ -94,12 +96,56 @@ static int synthetic(size_t rows, struct dataset *ds)
 	return 0;
 }
 
-/* --check-features: what dataset_check_file_features() finds in @ev. */
-static int check_features(const struct lc_events *ev)
+/* Reads the model in @path (cachectl's JSON) into @m; 0 or -1, said why. */
+static int read_model(const char *path, struct model *m)
+{
+	struct ctl_err cerr;
+	char *json = NULL;
+	long size;
+	FILE *f = fopen(path, "r");
+	int ret = -1;
+
+	if (!f) {
+		fprintf(stderr, "lctrain: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0) {
+		fprintf(stderr, "lctrain: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	rewind(f);
+	json = calloc(1, size + 1);
+	if (!json)
+		fprintf(stderr, "lctrain: %s: out of memory\n", path);
+	else if (fread(json, 1, size, f) != (size_t)size)
+		fprintf(stderr, "lctrain: %s: cannot read it\n", path);
+	else if (model_from_json(json, m, &cerr))
+		fprintf(stderr, "lctrain: %s: %s\n", path, cerr.msg);
+	else
+		ret = 0;
+out:
+	fclose(f);
+	free(json);
+	return ret;
+}
+
+static double percent(size_t part, size_t whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+/*
+ * --check-features: what dataset_check_file_features() finds in @ev, and
+ * with @model_path, what it changes in that model's scores.
+ */
+static int check_features(const struct lc_events *ev, const char *model_path)
 {
 	struct file_check fc;
+	struct model m;
 
-	if (dataset_check_file_features(ev, &fc)) {
+	if (model_path && read_model(model_path, &m))
+		return 1;
+	if (dataset_check_file_features(ev, model_path ? &m : NULL, &fc)) {
 		fprintf(stderr, "lctrain: out of memory\n");
 		return 1;
 	}
@@ -108,47 +154,38 @@ static int check_features(const struct lc_events *ev)
 		return 1;
 	}
 	printf("evictions %zu of files accessed 3+ times: file times as replayed %zu (%.2f%%), inode_ema within 1%% %zu (%.2f%%)\n",
-	       fc.evictions, fc.times_agree, 100.0 * fc.times_agree / fc.evictions,
-	       fc.ema_close, 100.0 * fc.ema_close / fc.evictions);
+	       fc.evictions, fc.times_agree, percent(fc.times_agree, fc.evictions),
+	       fc.ema_close, percent(fc.ema_close, fc.evictions));
+	if (model_path)
+		printf("model %s with the replayed file features: same logit %zu (%.2f%%), other side of the threshold %zu (%.2f%%); pairs of evictions under %d apart ordered differently %zu of %zu (%.2f%%)\n",
+		       model_path, fc.logit_same,
+		       percent(fc.logit_same, fc.evictions), fc.class_differs,
+		       percent(fc.class_differs, fc.evictions), CHECK_PAIR_SPAN,
+		       fc.pairs_reordered, fc.pairs,
+		       percent(fc.pairs_reordered, fc.pairs));
 	return 0;
 }
 
 /* Prints the AUC of the model in @path (cachectl's JSON) on @ds. */
 static int baseline_auc(const char *path, const struct dataset *ds)
 {
-	struct ctl_err cerr;
 	struct model bm;
 	double *score;
-	char *json;
-	long size;
 	size_t i;
-	FILE *f = fopen(path, "r");
-	int ret = -1;
 
-	if (!f) {
-		fprintf(stderr, "lctrain: %s: %s\n", path, strerror(errno));
+	if (read_model(path, &bm))
+		return -1;
+	score = malloc((ds->nr + 1) * sizeof(*score));
+	if (!score) {
+		fprintf(stderr, "lctrain: out of memory\n");
 		return -1;
 	}
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	rewind(f);
-	json = calloc(1, size + 1);
-	score = malloc((ds->nr + 1) * sizeof(*score));
-	if (json && score && fread(json, 1, size, f) == (size_t)size &&
-	    !model_from_json(json, &bm, &cerr)) {
-		for (i = 0; i < ds->nr; i++)
-			score[i] = model_logit(&bm, ds->x[i]);
-		printf("baseline %s: hold-out AUC %.4f on the same rows\n", path,
-		       lc_auc(score, ds->y, ds->nr));
-		ret = 0;
-	} else {
-		fprintf(stderr, "lctrain: baseline %s: %s\n", path,
-			json && score ? cerr.msg : "out of memory");
-	}
-	fclose(f);
-	free(json);
+	for (i = 0; i < ds->nr; i++)
+		score[i] = model_logit(&bm, ds->x[i]);
+	printf("baseline %s: hold-out AUC %.4f on the same rows\n", path,
+	       lc_auc(score, ds->y, ds->nr));
 	free(score);
-	return ret;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -265,7 +302,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (check)
-			return check_features(&ev);
+			return check_features(&ev, baseline);
 		build = per_access ? dataset_build_accesses : dataset_build;
 		if (build(&ev, horizon_ms * 1e6, &ds)) {
 			static const char lost[] = ", or record it again"

@@ -562,8 +562,19 @@ static void test_compact_log(const char *dir)
  * distance |3 - 11| = 8 and inode_ema 3.998 (1 + 1 + 1 + 1, each decayed
  * by 1 ms, 1/2000 of a half-life's halving).  The first eviction was
  * recorded with them; the second with what one CPU's accesses alone
- * (2 and 4 ms) give; file 8, accessed twice, is not counted.
+ * (2 and 4 ms) give; file 8, accessed twice, is not counted.  The model
+ * weighs inode_ema only (+100 from 3.000 up, bias -50): the first
+ * eviction scores 50 either way; the second -50 as recorded and 50 with
+ * the stream's EMA, the other side of the threshold (0), and the one pair
+ * ordered first > second as recorded and equal as replayed.
  */
+#define FLAT(idx) "{\"index\":" #idx ",\"n_bins\":1,\"bin_edges\":[],\"weights_int\":[0]},"
+static const char check_model[] =
+	"{\"features\":[" FLAT(0) FLAT(1) FLAT(2) FLAT(3) FLAT(4) FLAT(5) FLAT(6)
+	FLAT(8) FLAT(9)
+	"{\"index\":7,\"n_bins\":2,\"bin_edges\":[3000],\"weights_int\":[0,100]}],"
+	"\"bias_int\":-50,\"threshold_int\":0,\"weight_scale\":1000,\"format_version\":2}";
+
 static void test_check_features(void)
 {
 	static const struct lc_event evs[] = {
@@ -584,12 +595,23 @@ static void test_check_features(void)
 	struct lc_events ev = { .ev = (struct lc_event *)evs,
 				.nr = sizeof(evs) / sizeof(evs[0]) };
 	struct file_check fc = { 0 };
-	int ret = dataset_check_file_features(&ev, &fc);
+	struct ctl_err err = { 0 };
+	struct model m;
+	int ret = dataset_check_file_features(&ev, NULL, &fc);
 
 	check(!ret && fc.evictions == 2 &&
-	      fc.times_agree == 1 && fc.ema_close == 1,
+	      fc.times_agree == 1 && fc.ema_close == 1 && !fc.pairs,
 	      "check-features: %zu of %zu evictions with the stream's file times, %zu with its EMA (want 1, 2, 1)",
 	      fc.times_agree, fc.evictions, fc.ema_close);
+	ret = model_from_json(check_model, &m, &err);
+	check(!ret, "check-features: the test model parses%s%s", ret ? ": " : "",
+	      err.msg);
+	ret = ret ?: dataset_check_file_features(&ev, &m, &fc);
+	check(!ret && fc.evictions == 2 && fc.logit_same == 1 &&
+	      fc.class_differs == 1 && fc.pairs == 1 && fc.pairs_reordered == 1,
+	      "check-features with a model: %zu of %zu scored alike, %zu across the threshold, %zu of %zu pairs reordered (want 1, 2, 1, 1, 1)",
+	      fc.logit_same, fc.evictions, fc.class_differs,
+	      fc.pairs_reordered, fc.pairs);
 }
 
 int main(int argc, char **argv)
