@@ -206,28 +206,25 @@ $(B)/tests/test_stats_table: $(CACHECTL_DIR)/tests/test_stats_table.c $(CACHECTL
 # lctrain: the LearnedCache trainer.
 LCTRAIN_DIR	:= tools/lctrain
 LCTRAIN		:= $(B)/lctrain/lctrain
+# The model parser is cachectl's: --baseline and --check-features score with it.
 LCTRAIN_LIB	:= $(addprefix $(LCTRAIN_DIR)/,lclog.c dataset.c bins.c train.c \
-		   metrics.c export.c)
+		   metrics.c export.c) $(CACHECTL_DIR)/model.c $(CACHECTL_DIR)/err.c
 LCTRAIN_HDRS	:= $(wildcard $(LCTRAIN_DIR)/*.h) bpf/include/lc_trace.h \
-		   bpf/include/lc_features.h
+		   bpf/include/lc_features.h $(CACHECTL_DIR)/model.h
 LCTRAIN_CFLAGS	:= $(TOOLS_CFLAGS) -I$(LCTRAIN_DIR)
 
-# The baseline model (--baseline) is read by cachectl's parser.
-$(LCTRAIN): $(LCTRAIN_DIR)/main.c $(LCTRAIN_LIB) $(LCTRAIN_HDRS) \
-		$(CACHECTL_DIR)/model.c $(CACHECTL_DIR)/model.h
+$(LCTRAIN): $(LCTRAIN_DIR)/main.c $(LCTRAIN_LIB) $(LCTRAIN_HDRS)
 	@mkdir -p $(dir $@)
 	@echo '  CC      $@'
-	@$(CC) $(LCTRAIN_CFLAGS) -o $@ $< $(LCTRAIN_LIB) $(CACHECTL_DIR)/model.c \
-		$(CACHECTL_DIR)/err.c -ljson-c -lm
+	@$(CC) $(LCTRAIN_CFLAGS) -o $@ $< $(LCTRAIN_LIB) -ljson-c -lm
 
 # The trainer's tests: once plainly, and the log reader once more under
 # AddressSanitizer and UBSan with a fuzzer of mutated logs.
 $(B)/tests/test_lctrain: $(LCTRAIN_DIR)/tests/test_lctrain.c $(LCTRAIN_LIB) \
-		$(LCTRAIN_HDRS) $(CACHECTL_DIR)/model.c $(CACHECTL_DIR)/err.c
+		$(LCTRAIN_HDRS)
 	@mkdir -p $(dir $@)
 	@echo '  CC      $@'
-	@$(CC) $(LCTRAIN_CFLAGS) -o $@ $< $(LCTRAIN_LIB) $(CACHECTL_DIR)/model.c \
-		$(CACHECTL_DIR)/err.c -ljson-c -lm
+	@$(CC) $(LCTRAIN_CFLAGS) -o $@ $< $(LCTRAIN_LIB) -ljson-c -lm
 
 $(B)/tests/test_lclog_fuzz: $(LCTRAIN_DIR)/tests/test_lclog_fuzz.c $(LCTRAIN_LIB) $(LCTRAIN_HDRS)
 	@mkdir -p $(dir $@)

@@ -228,6 +228,7 @@ static int listed(const char *list, const char *name);
 static struct scale cfg;	/* the scale, with the command line's sizes */
 static const struct scale *sc = &cfg;
 static const char *only_workloads;	/* -w: ycsb's workloads, instead of the scale's */
+static const char *only_setups;		/* -p: of ycsb's and leveldb's setups, these */
 static int reps;
 static const char *bin_dir, *data_dir;
 static char ycsb_bin[PATH_MAX], replay_bin[PATH_MAX];
@@ -253,6 +254,19 @@ static int split(const char *list, char *buf, size_t len, char **out, int max)
 	     tok = strtok_r(NULL, ",", &save))
 		out[n++] = tok;
 	return n;
+}
+
+/* @n items joined with commas into @buf (split()'s inverse). */
+static const char *join(char **items, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+				 items[i]);
+	return buf;
 }
 
 /* The setup run at position @i of repetition @rep: rotated by one a rep. */
@@ -634,6 +648,16 @@ static int ycsb_experiment(const char *exp, const char *store,
 	int ns = split(setup_list, sbuf, sizeof(sbuf), setups, MAX_SETUPS);
 	int w, rep, i, done = 0, failed = 0;
 
+	for (i = 0; i < ns; i++) {
+		if (!listed(only_setups, setups[i]))
+			setups[i--] = setups[--ns];
+	}
+	if (!ns) {
+		fprintf(stderr, "eval: %s: none of its setups (%s) is listed in -p %s\n",
+			exp, setup_list, only_setups);
+		return -1;
+	}
+
 	for (w = 0; w < nw; w++) {
 		struct ycsb_args ra = ycsb_args_of(wls[w], 1);
 
@@ -670,7 +694,21 @@ static int exp_leveldb(const char *exp)
 {
 	if (!sc->leveldb_workloads)
 		return 0;
-	return ycsb_experiment(exp, "leveldb", sc->leveldb_workloads,
+	char wbuf[64], list[64], *wls[8];
+	int n, i;
+
+	/* -w: of its workloads (C and A), those listed. */
+	n = split(sc->leveldb_workloads, wbuf, sizeof(wbuf), wls, 8);
+	for (i = 0; i < n; i++) {
+		if (!listed(only_workloads, wls[i]))
+			wls[i--] = wls[--n];
+	}
+	if (!n) {
+		fprintf(stderr, "eval: %s: none of its workloads (%s) is listed in -w %s\n",
+			exp, sc->leveldb_workloads, only_workloads);
+		return -1;
+	}
+	return ycsb_experiment(exp, "leveldb", join(wls, n, list, sizeof(list)),
 			       sc->leveldb_setups);
 }
 
@@ -1407,8 +1445,10 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: eval -s SCALE [-x EXP,..] [-w YCSB_WORKLOAD,..] [-r REPS] [SIZES]   run in the VM (make eval)\n"
+	fprintf(f, "usage: eval -s SCALE [-x EXP,..] [-w YCSB_WORKLOAD,..] [-p SETUP,..] [-r REPS] [SIZES]   run in the VM (make eval)\n"
 		   "       eval -s SCALE [SIZES] -P              data parameters for scripts/eval.sh\n"
+		   "  -w  ycsb runs these workloads instead of the scale's; leveldb those of its own listed\n"
+		   "  -p  ycsb and leveldb run only those of their setups listed (e.g. kernel-lru,lfu)\n"
 		   "scales: full, quick, toy; SIZES override the scale's (make eval EVAL_ARGS=\"...\"):\n"
 		   "  --records N        RocksDB records of 1000 bytes (a new data disk)\n"
 		   "  --cgroup-mib N     the memory.max of RocksDB runs\n"
@@ -1500,12 +1540,13 @@ int main(int argc, char **argv)
 	int c, params = 0, failed = 0, nover = 0;
 	size_t i;
 
-	while ((c = getopt_long(argc, argv, "s:x:w:r:Ph", long_opts,
+	while ((c = getopt_long(argc, argv, "s:x:w:p:r:Ph", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's': scale = optarg; break;
 		case 'x': only = optarg; break;
 		case 'w': only_workloads = optarg; break;
+		case 'p': only_setups = optarg; break;
 		case 'r': reps = atoi(optarg); break;
 		case 'P': params = 1; break;
 		case 'h': usage(stdout); return 0;
