@@ -53,6 +53,12 @@ static const struct metric_info metrics[] = {
 	{ "leveldb", "ops_per_s", "throughput (ops/s)", 1, 0 },
 	{ "leveldb", "read_p99_us", "P99 read latency (us)", 0, 0 },
 	{ "leveldb", "cpu_ms_per_op", "CPU time of the workload per operation (ms, user + system, warm-up included)", 0, 0 },
+#define BINDING_METRICS(exp)						\
+	{ exp, "policy_share", "of the file pages reclaim evicted, % the policy chose (the rest: the LRU's fallback, while the policy was busy or when its batch freed nothing)", 1, 0 }, \
+	{ exp, "decide_p50_us", "median time of an evict_folios() call (us, the histogram bucket's bound)", 0, 0 }, \
+	{ exp, "proposed_per_requested", "candidates the policy proposed per folio reclaim asked for", 0, 0 }
+	BINDING_METRICS("ycsb"),
+	BINDING_METRICS("leveldb"),
 	{ "trace", "miss_ratio", "miss ratio (disk pages read / pages referenced)", 0, 1 },
 	{ "search", "secs_per_search", "seconds per search", 0, 1 },
 	{ "search", "disk_reads_per_search", "pages read from disk per search", 0, 0 },
@@ -192,6 +198,62 @@ static double row_value(const char *exp, const char *wl, const char *setup,
 	return def;
 }
 
+/* Appends @r to the rows. */
+static int add_row(const struct row *r)
+{
+	if (nr_rows == cap_rows) {
+		size_t cap = cap_rows ? 2 * cap_rows : 1024;
+		struct row *more = realloc(rows, cap * sizeof(*rows));
+
+		if (!more)
+			return -1;
+		rows = more;
+		cap_rows = cap;
+	}
+	rows[nr_rows++] = *r;
+	return 0;
+}
+
+/*
+ * What a bound run's policy did, from its binding's counters (b_*, from
+ * cachectl stats; bench/eval/eval.c): the share of the evicted file pages
+ * it chose, its median decision time, and its proposals per folio asked
+ * for.  Kernel setups have no binding and no such rows.
+ */
+static int derive_binding(void)
+{
+	size_t i, n = nr_rows;
+
+	for (i = 0; i < n; i++) {
+		struct row r = rows[i];
+		double other;
+
+		if (!strcmp(r.metric, "b_reclaimed")) {
+			other = row_value(r.exp, r.wl, r.setup, r.rep,
+					  "b_fallback", -1);
+			if (other < 0 || r.v + other <= 0)
+				continue;
+			r.v = 100 * r.v / (r.v + other);
+			snprintf(r.metric, sizeof(r.metric), "policy_share");
+		} else if (!strcmp(r.metric, "b_proposed")) {
+			other = row_value(r.exp, r.wl, r.setup, r.rep,
+					  "b_requested", 0);
+			if (other <= 0)
+				continue;
+			r.v /= other;
+			snprintf(r.metric, sizeof(r.metric), "proposed_per_requested");
+		} else if (!strcmp(r.metric, "b_decide_p50")) {
+			r.v /= 1000;
+			snprintf(r.metric, sizeof(r.metric), "decide_p50_us");
+		} else {
+			continue;
+		}
+		if (add_row(&r))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * disk_reads_per_op rows from each run's disk_reads and ops (the window's:
  * bench/eval/steady.h).  A window that ends at a number of turnovers ends
@@ -219,13 +281,8 @@ static int derive_per_op(void)
 		r.v = cpu ? 1000 * r.v / ops : r.v / ops;
 		snprintf(r.metric, sizeof(r.metric), cpu ? "cpu_ms_per_op" :
 			 "disk_reads_per_op");
-		if (nr_rows == cap_rows) {
-			cap_rows = 2 * cap_rows;
-			rows = realloc(rows, cap_rows * sizeof(*rows));
-			if (!rows)
-				return -1;
-		}
-		rows[nr_rows++] = r;
+		if (add_row(&r))
+			return -1;
 	}
 	return 0;
 }
@@ -1343,7 +1400,7 @@ int main(int argc, char **argv)
 	for (i = optind; i < argc; i++)
 		if (load(argv[i]) < 0)
 			return 1;
-	if (derive_per_op())
+	if (derive_per_op() || derive_binding())
 		return 1;
 	load_refs(readme);
 

@@ -330,7 +330,13 @@ static void test_report(const char *dir)
 		   "leveldb,c,kernel-lru,0,warm_ops,2000\n"
 		   "leveldb,c,lfu,0,cpu_s,4.5\n"
 		   "leveldb,c,lfu,0,ops,1000\n"
-		   "leveldb,c,lfu,0,warm_ops,500\n");
+		   "leveldb,c,lfu,0,warm_ops,500\n"
+		   /* What the policy did: its binding's counters. */
+		   "leveldb,c,lfu,0,b_reclaimed,300\n"
+		   "leveldb,c,lfu,0,b_fallback,900\n"
+		   "leveldb,c,lfu,0,b_proposed,6400\n"
+		   "leveldb,c,lfu,0,b_requested,200\n"
+		   "leveldb,c,lfu,0,b_decide_p50,1048576\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "%s -o %s %s > /dev/null", REPORT_BIN, dir,
 		 csv);
@@ -388,6 +394,11 @@ static void test_report(const char *dir)
 	      strstr(text, "| kernel-lru | **1 1.00x") != NULL &&
 	      strstr(text, "| lfu | 3 3.00x") != NULL,
 	      "report: CPU per operation over the warm-up's and the window's operations (1 ms, and 3 ms: 3.00x)");
+	check(strstr(text, "% the policy chose") != NULL &&
+	      strstr(text, "| lfu | **25** |") != NULL &&
+	      strstr(text, "| lfu | **32** |") != NULL &&
+	      strstr(text, "| lfu | **1049** |") != NULL,
+	      "report: the policy's share of the evictions (300 of 300 + 900: 25%%), proposals per folio asked for (32), median decision (1049 us)");
 	snprintf(md, sizeof(md), "%s/ycsb-ops_per_s.dat", dir);
 	f = fopen(md, "r");
 	n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
