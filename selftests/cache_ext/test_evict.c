@@ -1158,15 +1158,19 @@ static long zone_file_pages(const char *zone)
 static int fill_pipes(long bytes, int *fds)
 {
 	static char chunk[1 << 16];
-	int nr = 0, i;
+	int nr = 0, i, err = 0;
 
 	memset(chunk, 0x3c, sizeof(chunk));
 	for (; bytes > 0 && nr < MAX_PIPES; bytes -= PIPE_BYTES) {
-		if (pipe2(&fds[2 * nr], O_NONBLOCK))
-			return -errno;
+		if (pipe2(&fds[2 * nr], O_NONBLOCK)) {
+			err = -errno;
+			goto fail;
+		}
 		nr++;
-		if (fcntl(fds[2 * nr - 1], F_SETPIPE_SZ, PIPE_BYTES) < 0)
-			return -errno;
+		if (fcntl(fds[2 * nr - 1], F_SETPIPE_SZ, PIPE_BYTES) < 0) {
+			err = -errno;
+			goto fail;
+		}
 	}
 	for (i = 0; i < nr; i++) {
 		long left = PIPE_BYTES;
@@ -1174,12 +1178,19 @@ static int fill_pipes(long bytes, int *fds)
 		while (left > 0) {
 			ssize_t n = write(fds[2 * i + 1], chunk, sizeof(chunk));
 
-			if (n < 0)
-				return -errno;
+			if (n < 0) {
+				err = -errno;
+				goto fail;
+			}
 			left -= n;
 		}
 	}
 	return nr;
+fail:
+	/* What was filled goes back now, not when the test ends. */
+	for (i = 0; i < 2 * nr; i++)
+		close(fds[i]);
+	return err;
 }
 
 TEST_F_TIMEOUT(evict, zone_constrained_reclaim_spares_other_zones, 600)
