@@ -595,18 +595,19 @@ static void steady_rows(const char *exp, const char *wl, const char *setup,
 	}
 }
 
-/*
- * What the policy of a bound run did, from `cachectl stats`, as rows
- * b_NAME: where its CPU time goes (evict_folios() calls and their
- * decision time, folios asked for and proposed, the LRU's fallback, uses
- * through mmap reported, lock holds).  Kernel setups have none.
- */
+/* The counters of `cachectl stats` that binding_rows() keeps. */
 static const char *const binding_metrics[] = {
 	"evict_calls", "requested", "proposed", "accepted", "rejected",
 	"reclaimed", "fallback", "evict_busy", "mapped_accesses", "accesses",
 	"misses", "lock_holds", "decide_p50", "decide_p99", NULL
 };
 
+/*
+ * What the policy of a bound run did, from `cachectl stats`, as rows
+ * b_NAME: where its CPU time goes (evict_folios() calls and their
+ * decision time, folios asked for and proposed, the LRU's fallback, uses
+ * through mmap reported, lock holds).  Kernel setups have none.
+ */
 static void binding_rows(const char *exp, const char *wl, const char *label,
 			 int rep, const struct setup_run *r, const char *setup)
 {
@@ -730,11 +731,11 @@ static int exp_ycsb(const char *exp)
  */
 static int exp_leveldb(const char *exp)
 {
-	if (!sc->leveldb_workloads)
-		return 0;
 	char wbuf[64], list[64], *wls[8];
 	int n, i;
 
+	if (!sc->leveldb_workloads)
+		return 0;
 	/* -w: of its workloads (C and A), those listed. */
 	n = split(sc->leveldb_workloads, wbuf, sizeof(wbuf), wls, 8);
 	for (i = 0; i < n; i++) {
@@ -742,9 +743,9 @@ static int exp_leveldb(const char *exp)
 			wls[i--] = wls[--n];
 	}
 	if (!n) {
-		fprintf(stderr, "eval: %s: none of its workloads (%s) is listed in -w %s\n",
+		fprintf(stderr, "eval: %s: none of its workloads (%s) is in -w %s: nothing to run\n",
 			exp, sc->leveldb_workloads, only_workloads);
-		return -1;
+		return 0;
 	}
 	return ycsb_experiment(exp, "leveldb", join(wls, n, list, sizeof(list)),
 			       sc->leveldb_setups);
@@ -1485,7 +1486,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: eval -s SCALE [-x EXP,..] [-w YCSB_WORKLOAD,..] [-p SETUP,..] [-r REPS] [SIZES]   run in the VM (make eval)\n"
 		   "       eval -s SCALE [SIZES] -P              data parameters for scripts/eval.sh\n"
-		   "  -w  ycsb runs these workloads instead of the scale's; leveldb those of its own listed\n"
+		   "  -w  ycsb runs these workloads instead of the scale's; leveldb those of its own (c, a) listed\n"
 		   "  -p  ycsb and leveldb run these setups instead of theirs (e.g. kernel-lru,lfu/sample_per_candidate=5)\n"
 		   "scales: full, quick, toy; SIZES override the scale's (make eval EVAL_ARGS=\"...\"):\n"
 		   "  --records N        RocksDB records of 1000 bytes (a new data disk)\n"
