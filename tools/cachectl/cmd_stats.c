@@ -41,11 +41,15 @@ static const char stats_usage[] =
 "lock: insertions, removals, list kfuncs, evictions; a hit takes none\n"
 "unless its policy moves the folio, and then one per 15 moves), hits\n"
 "(accesses - misses, as cachestat counts them: a read that waited for\n"
-"its folio counts the folio's one access against its insertion) and\n"
-"hit_ratio (hits / accesses).  Readahead inserts folios before their\n"
-"reads, so misses can exceed the reads that found nothing cached; when\n"
-"prefetched folios are evicted unread, misses can exceed accesses, and\n"
-"hits is then 0, never negative.  Then the median and 99th\n"
+"its folio counts the folio's one access against its insertion),\n"
+"hit_ratio (hits / accesses) and policy_share (reclaimed / (reclaimed +\n"
+"fallback): of the file pages reclaim evicted, the share the policy\n"
+"chose; the rest the kernel's LRU chose, while the policy was busy or\n"
+"after a batch of the policy's that freed nothing).  Readahead inserts\n"
+"folios before their reads, so misses can exceed the reads that found\n"
+"nothing cached; when prefetched folios are evicted unread, misses can\n"
+"exceed accesses, and hits is then 0, never negative.  Then the median\n"
+"and 99th\n"
 "percentile of the policy's decision time (cachectl hist has the whole\n"
 "histogram) and the models in the store with their versions and hold-out\n"
 "AUC.  cachectl top shows the counters live.\n";
@@ -94,6 +98,17 @@ static int print_stats(const struct nl_msg *msg, void *data)
 			printf("%-16s %.4f\n", "hit_ratio", effect_hit_ratio(&e));
 		else
 			printf("%-16s -\n", "hit_ratio");
+	}
+	if (msg->stats[CACHE_EXT_A_STAT_RECLAIMED] &&
+	    msg->stats[CACHE_EXT_A_STAT_FALLBACK]) {
+		double share = policy_share(
+			mnl_attr_get_u64(msg->stats[CACHE_EXT_A_STAT_RECLAIMED]),
+			mnl_attr_get_u64(msg->stats[CACHE_EXT_A_STAT_FALLBACK]));
+
+		if (share < 0)
+			printf("%-16s -\n", "policy_share");
+		else
+			printf("%-16s %.4f\n", "policy_share", share);
 	}
 	print_decision_time(id);
 	c->shown++;

@@ -12,6 +12,12 @@ double effect_hit_ratio(const struct effect *e)
 	return e->accesses ? (double)effect_hits(e) / e->accesses : -1;
 }
 
+double policy_share(uint64_t reclaimed, uint64_t fallback)
+{
+	return reclaimed + fallback ?
+	       (double)reclaimed / (reclaimed + fallback) : -1;
+}
+
 uint64_t counter_delta(uint64_t now, uint64_t then)
 {
 	return now >= then ? now - then : now;

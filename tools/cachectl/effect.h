@@ -32,6 +32,14 @@ uint64_t effect_hits(const struct effect *e);
 double effect_hit_ratio(const struct effect *e);
 
 /*
+ * Of the file pages reclaim evicted from a bound cgroup, the share its
+ * policy chose: @reclaimed / (@reclaimed + @fallback), the rest being the
+ * kernel LRU's (while the policy was busy, or after a batch of the
+ * policy's that freed nothing); -1 before any eviction.
+ */
+double policy_share(uint64_t reclaimed, uint64_t fallback);
+
+/*
  * A counter's change from @then to @now; below its value in @then it is a
  * new binding's, which started from 0: its value is the change.
  */

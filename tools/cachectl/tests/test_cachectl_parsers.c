@@ -462,6 +462,11 @@ static void test_effect(void)
 	check(effect_hits(&wasted) == 0 && effect_hit_ratio(&wasted) == 0,
 	      "effect: misses beyond accesses (readahead evicted unread) give 0, not a negative ratio");
 	check(effect_hit_ratio(&none) == -1, "effect: no accesses, no ratio");
+	/* LevelDB C under lfu: the LRU's fallback took most evictions. */
+	check(policy_share(107987, 476554) > 0.1847 &&
+	      policy_share(107987, 476554) < 0.1848 &&
+	      policy_share(5, 0) == 1 && policy_share(0, 0) == -1,
+	      "effect: the policy's share of the evictions, none before any");
 	d = effect_delta(&cached, &then);
 	check(d.accesses == 600 && d.misses == 200 && d.refaults == 5,
 	      "effect: an interval is the difference of two readings");
