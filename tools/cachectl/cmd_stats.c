@@ -101,9 +101,9 @@ static int print_stats(const struct nl_msg *msg, void *data)
 	}
 	if (msg->stats[CACHE_EXT_A_STAT_RECLAIMED] &&
 	    msg->stats[CACHE_EXT_A_STAT_FALLBACK]) {
-		double share = policy_share(
-			mnl_attr_get_u64(msg->stats[CACHE_EXT_A_STAT_RECLAIMED]),
-			mnl_attr_get_u64(msg->stats[CACHE_EXT_A_STAT_FALLBACK]));
+		uint64_t reclaimed = nl_stat_u64(msg, CACHE_EXT_A_STAT_RECLAIMED);
+		uint64_t fallback = nl_stat_u64(msg, CACHE_EXT_A_STAT_FALLBACK);
+		double share = policy_share(reclaimed, fallback);
 
 		if (share < 0)
 			printf("%-16s -\n", "policy_share");

@@ -109,7 +109,8 @@ static int read_model(const char *path, struct model *m)
 		fprintf(stderr, "lctrain: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0) {
+	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (size < 0) {
 		fprintf(stderr, "lctrain: %s: %s\n", path, strerror(errno));
 		goto out;
 	}
