@@ -137,8 +137,9 @@ static u32 class_after_hit(u32 class)
  * The clock as this CPU sees it: the cgroup's, plus the ticks this CPU
  * took that it does not count yet.  Behind the true count by the other
  * CPUs' pending ticks, fewer than CLOCK_BATCH each: far less than an age
- * tick (a turnover of the cache is NR_AGES / 16 of them).  On one CPU, and
- * in cachesim, it is the true count.
+ * tick (a turnover of the cache is NR_AGES / 16 of them), but a folio
+ * another CPU stamped just now may be ahead of it (age_of()).  On one
+ * CPU, and in cachesim, it is the true count.
  */
 static u64 clock_now(struct lhd_cgroup *cg, struct lhd_local *loc)
 {
@@ -157,12 +158,23 @@ static u64 clock_tick(struct lhd_cgroup *cg, struct lhd_local *loc)
 	return clock;
 }
 
-/* Age class, at clock @now, of a folio whose state is @st. */
+/*
+ * Age class, at clock @now, of a folio whose state is @st.  A stamp ahead
+ * of @now is a folio accessed moments ago on a CPU whose pending ticks
+ * were more than this CPU's (clock_now()): age 0.  Taken modulo the
+ * stamp's bits, its negative age would be the largest, the oldest class,
+ * whose density is 0: another CPU's newest folios would be evicted first,
+ * and hits counted at the oldest age.
+ */
 static u32 age_of(struct lhd_cgroup *cg, u64 now, u32 st)
 {
 	u32 shift = cg->age_shift & 31;
-	u32 age = (((u32)now - (st >> STAMP_SHIFT)) & STAMP_MASK) >> shift;
+	u32 ticks = ((u32)now - (st >> STAMP_SHIFT)) & STAMP_MASK;
+	u32 age;
 
+	if (ticks > STAMP_MASK / 2)
+		ticks = 0;
+	age = ticks >> shift;
 	if (age >= NR_AGES)
 		age = NR_AGES - 1;
 	/* Keep the mask: the verifier must see the index bounded. */
