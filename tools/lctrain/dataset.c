@@ -394,6 +394,13 @@ out:
 	return ret;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* -1, 0 or 1: how @a compares with @b. */
 static int cmp_s64(int64_t a, int64_t b)
 {
@@ -449,6 +456,8 @@ int dataset_check_file_features(const struct lc_events *ev,
 	struct lc_inode_state *fs = NULL;
 	int64_t *rec_logit = NULL, *stream_logit = NULL;
 	struct lc_page_state page;
+	double *ema_err = NULL;
+	size_t nr_err = 0;
 	uint64_t *times = NULL;
 	size_t *order = NULL, i;
 	int ret = -ENOMEM;
@@ -456,13 +465,14 @@ int dataset_check_file_features(const struct lc_events *ev,
 	memset(out, 0, sizeof(*out));
 	order = malloc((ev->nr + 1) * sizeof(*order));
 	times = malloc((ev->nr + 1) * sizeof(*times));
+	ema_err = malloc((ev->nr + 1) * sizeof(*ema_err));
 	if (m) {
 		rec_logit = malloc((ev->nr + 1) * sizeof(*rec_logit));
 		stream_logit = malloc((ev->nr + 1) * sizeof(*stream_logit));
 		if (!rec_logit || !stream_logit)
 			goto out;
 	}
-	if (!order || !times || map_init(&files, 1024))
+	if (!order || !times || !ema_err || map_init(&files, 1024))
 		goto out;
 	/* Number the files first: a state each, not one per event. */
 	for (i = 0; i < ev->nr; i++) {
@@ -512,12 +522,19 @@ int dataset_check_file_features(const struct lc_events *ev,
 		got = e->features[LC_INODE_EMA];
 		if ((got > want ? got - want : want - got) * 100 <= want)
 			out->ema_close++;
+		if (want)
+			ema_err[nr_err++] = ((double)got - (double)want) / want;
+	}
+	if (nr_err) {
+		qsort(ema_err, nr_err, sizeof(*ema_err), by_value);
+		out->ema_median_err = ema_err[nr_err / 2];
 	}
 	if (m)
 		count_reordered(rec_logit, stream_logit, out->evictions, out);
 	ret = 0;
 out:
 	map_free(&files);
+	free(ema_err);
 	free(stream_logit);
 	free(rec_logit);
 	free(fs);

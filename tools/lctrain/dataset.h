@@ -49,6 +49,7 @@ struct file_check {
 	size_t evictions;	/* of a file accessed at least three times before */
 	size_t times_agree;	/* inode_dt1, inode_dt2 and distance equal */
 	size_t ema_close;	/* inode_ema within 1% */
+	double ema_median_err;	/* (recorded - replayed) / replayed, median */
 	/* With a model: its logits with the recorded vs the stream's features */
 	size_t logit_same;	/* evictions scored the same */
 	size_t class_differs;	/* above the threshold on one side only */

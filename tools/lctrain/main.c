@@ -55,8 +55,9 @@ static const char usage[] =
 "                        in recording (refused otherwise: not the workload's)\n"
 "  --check-features      train nothing: say how many evictions were recorded\n"
 "                        with the file features (inode_dt1, inode_dt2,\n"
-"                        distance; inode_ema within 1%) that the log's\n"
-"                        accesses before them give, replayed in time order,\n"
+"                        distance; inode_ema within 1%, and its median\n"
+"                        error) that the log's accesses before them give,\n"
+"                        replayed in time order,\n"
 "                        with the formulas of --rows access.  The kernel\n"
 "                        keeps a file's state per CPU and merges it for\n"
 "                        features: this says how close the merge is\n"
@@ -154,9 +155,10 @@ static int check_features(const struct lc_events *ev, const char *model_path)
 		fprintf(stderr, "lctrain: no eviction of a file accessed three times or more in the log: trace a workload that rereads a file larger than the cgroup's memory\n");
 		return 1;
 	}
-	printf("evictions %zu of files accessed 3+ times: file times as replayed %zu (%.2f%%), inode_ema within 1%% %zu (%.2f%%)\n",
+	printf("evictions %zu of files accessed 3+ times: file times as replayed %zu (%.2f%%), inode_ema within 1%% %zu (%.2f%%), median inode_ema error %+.2f%%\n",
 	       fc.evictions, fc.times_agree, percent(fc.times_agree, fc.evictions),
-	       fc.ema_close, percent(fc.ema_close, fc.evictions));
+	       fc.ema_close, percent(fc.ema_close, fc.evictions),
+	       100 * fc.ema_median_err);
 	if (model_path)
 		printf("model %s with the replayed file features: same logit %zu (%.2f%%), other side of the threshold %zu (%.2f%%); pairs of evictions under %d apart ordered differently %zu of %zu (%.2f%%)\n",
 		       model_path, fc.logit_same,

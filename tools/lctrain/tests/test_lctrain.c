@@ -603,6 +603,13 @@ static void test_check_features(void)
 	      fc.times_agree == 1 && fc.ema_close == 1 && !fc.pairs,
 	      "check-features: %zu of %zu evictions with the stream's file times, %zu with its EMA (want 1, 2, 1)",
 	      fc.times_agree, fc.evictions, fc.ema_close);
+	/*
+	 * The errors: -50% (1.998 for the stream's 3.997) and +0.03% (3.998,
+	 * a rounding apart); the median of two is the upper.
+	 */
+	check(!ret && fc.ema_median_err > 0 && fc.ema_median_err < 0.001,
+	      "check-features: the median of EMA errors -50%% and +0.03%% is +0.03%% (%+.4f%%)",
+	      100 * fc.ema_median_err);
 	ret = model_from_json(check_model, &m, &err);
 	check(!ret, "check-features: the test model parses%s%s", ret ? ": " : "",
 	      err.msg);
