@@ -598,8 +598,9 @@ static void steady_rows(const char *exp, const char *wl, const char *setup,
 /* The counters of `cachectl stats` that binding_rows() keeps. */
 static const char *const binding_metrics[] = {
 	"evict_calls", "requested", "proposed", "accepted", "rejected",
-	"reclaimed", "fallback", "evict_busy", "mapped_accesses", "accesses",
-	"misses", "lock_holds", "decide_p50", "decide_p99", NULL
+	"reclaimed", "fallback", "policy_share", "evict_busy",
+	"mapped_accesses", "accesses", "misses", "lock_holds", "decide_p50",
+	"decide_p99", NULL
 };
 
 /*

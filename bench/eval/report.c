@@ -217,8 +217,9 @@ static int add_row(const struct row *r)
 /*
  * What a bound run's policy did, from its binding's counters (b_*, from
  * cachectl stats; bench/eval/eval.c): the share of the evicted file pages
- * it chose, its median decision time, and its proposals per folio asked
- * for.  Kernel setups have no binding and no such rows.
+ * it chose (cachectl's policy_share, in percent), its median decision
+ * time, and its proposals per folio asked for.  Kernel setups have no
+ * binding and no such rows.
  */
 static int derive_binding(void)
 {
@@ -228,12 +229,8 @@ static int derive_binding(void)
 		struct row r = rows[i];
 		double other;
 
-		if (!strcmp(r.metric, "b_reclaimed")) {
-			other = row_value(r.exp, r.wl, r.setup, r.rep,
-					  "b_fallback", -1);
-			if (other < 0 || r.v + other <= 0)
-				continue;
-			r.v = 100 * r.v / (r.v + other);
+		if (!strcmp(r.metric, "b_policy_share")) {
+			r.v *= 100;
 			snprintf(r.metric, sizeof(r.metric), "policy_share");
 		} else if (!strcmp(r.metric, "b_proposed")) {
 			other = row_value(r.exp, r.wl, r.setup, r.rep,
