@@ -9,19 +9,22 @@
  * folio's uses (CACHE_EXT_OPS_COUNT_REFS) and the policy folds them into
  * the count when it samples the folio (cache_ext_count_refs()), which
  * gives the count it would have had from a folio_accessed() on every hit.
- * On eviction the policy
- * scores a sample of sample_per_candidate folios per candidate of a full
- * batch (20 x 32 = 640 by default, as in the cache_ext paper) from the
- * head of its list with bpf_cache_ext_propose_scored(); the kernel keeps
- * the lowest counts of as many as it asked for.  The sampled folios are
- * rotated to the tail, so the next sample looks at folios not seen for
- * the longest time.  A sample of nothing but folios used more than once
- * is followed by a second (cache_ext_score_by_count()), so that a run of
- * hot folios at the head does not lose a batch to a sample that holds
- * nothing colder.  The sample does not shrink with the request: the
- * classic LRU asks for a folio or two at its gentlest reclaim priorities,
- * and a sample of 20 from the head of a list that starts with a hot file
- * would be all hot.
+ *
+ * On eviction the policy scores folios from the head of its list with
+ * bpf_cache_ext_propose_scored() (the kernel keeps the lowest counts of as
+ * many as it asked for) and rotates them to the tail, so that the next
+ * sample looks at folios not seen for the longest time
+ * (cache_ext_score_by_count()).  The sample follows the request: it ends
+ * once it holds sample_per_candidate folios per folio asked for and,
+ * among them, as many used at most once as were asked for (none can score
+ * lower), or at two full batches' samples (sample_per_candidate x 32 x 2,
+ * 1,280 by default).  A run of folios used more than once at the head (a
+ * hot file read before reclaim began) does not end it, so that such a run
+ * loses no folio to a sample that held nothing colder.  lfu sampled a full
+ * batch on every call before, whatever reclaim asked for (the classic LRU
+ * asks for 7 folios a call on average on LevelDB): about 1,000 folios
+ * looked at per call, and decisions took a vCPU (bench/README, "Where
+ * LevelDB's CPU goes").
  *
  * A folio readahead brought in counts as used once until its first read
  * (cache_ext_count_added()): evicted first as unused, it would be read
@@ -53,16 +56,20 @@ void CACHE_EXT_OP(lfu_added, struct folio *folio, struct mem_cgroup *memcg)
 	u32 *count = cache_ext_folio_state(folio, u32);
 
 	if (count && prefetch_grace)
-		cache_ext_count_added(folio, count, 1);
+		cache_ext_count_added(folio, count);
 	else if (count)
-		*count = 1;
+		*count = 0;
 }
 
 void CACHE_EXT_OP(lfu_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
+	u32 want = req->nr_requested < CACHE_EXT_MAX_BATCH ?
+		   req->nr_requested : CACHE_EXT_MAX_BATCH;
+
 	cache_ext_score_by_count(req, memcg, LFU_LIST,
-				 sample_per_candidate * CACHE_EXT_MAX_BATCH,
+				 sample_per_candidate * want,
+				 2 * sample_per_candidate * CACHE_EXT_MAX_BATCH,
 				 max_count);
 }
 

@@ -6,7 +6,9 @@
  * Evicts like an LFU-oversampled FIFO: the oversample x requested oldest
  * folios are scored by their access counts and the kernel evicts the least
  * used (batch scoring; a folio readahead brought in counts as used once
- * until it is read, see cache_ext_count_added()); the sampled folios
+ * until it is read, see cache_ext_count_added()); the sample goes on, up
+ * to twice as far, until it holds as many folios used at most once as
+ * were asked for (cache_ext_score_by_count()); the sampled folios
  * rotate to the tail.  Every
  * insertion, access, use through a mapping (as the kernel reports it:
  * when reclaim or MGLRU's walk finds the accessed bit, LC_EV_MAPPED) and
@@ -39,7 +41,7 @@ void CACHE_EXT_OP(tracer_added, struct folio *folio, struct mem_cgroup *memcg)
 	u32 *count = cache_ext_folio_state(folio, u32);
 
 	if (count)
-		cache_ext_count_added(folio, count, 0);
+		cache_ext_count_added(folio, count);
 	bpf_cache_ext_list_add(memcg, TRACER_LIST, folio, CACHE_EXT_TAIL);
 	lc_emit(folio, LC_EV_INSERT, bpf_ktime_get_ns());
 }
@@ -75,8 +77,9 @@ void CACHE_EXT_OP(tracer_removed, struct folio *folio, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(tracer_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	cache_ext_score_by_count(req, memcg, TRACER_LIST,
-				 oversample * req->nr_requested,
+	u32 sample = oversample * req->nr_requested;
+
+	cache_ext_score_by_count(req, memcg, TRACER_LIST, sample, 2 * sample,
 				 CACHE_EXT_COUNT_MASK);
 }
 

@@ -189,14 +189,18 @@ cache_ext_propose_from(struct cache_ext_eviction_ctx *req,
 #define CACHE_EXT_COUNT_PREFETCHED	(1U << 31)
 #define CACHE_EXT_COUNT_MASK		(CACHE_EXT_COUNT_PREFETCHED - 1)
 
-/* In folio_added(): @count starts at @base, or as above. */
+/*
+ * In folio_added(): @count starts at 0, or as above.  The read or fault
+ * that brought a folio in is its first use: the kernel counts it (or,
+ * without CACHE_EXT_OPS_COUNT_REFS, calls folio_accessed() for it).
+ */
 static __always_inline void cache_ext_count_added(struct folio *folio,
-						  u32 *count, u32 base)
+						  u32 *count)
 {
 	if (bpf_cache_ext_folio_prefetched(folio) > 0)
-		*count = (base + 1) | CACHE_EXT_COUNT_PREFETCHED;
+		*count = 1 | CACHE_EXT_COUNT_PREFETCHED;
 	else
-		*count = base;
+		*count = 0;
 }
 
 /*
@@ -254,72 +258,69 @@ static __always_inline void cache_ext_note_uses(u8 *used, u8 *count, u32 uses,
 }
 
 /*
- * LFU sampling: score @sample folios from the head of @list with the u32
- * count each keeps in its per-folio state, then rotate them to the tail;
- * the kernel evicts the lowest counts.  A sample in which every folio was
- * used more than once (it landed on a run of hot folios, as at the head
- * of a list that starts with a hot file) is followed by one more:
- * plain LFU does not evict a folio used five times while one used once
- * is cached, and a single sample there would.  Bounded by the list's
- * length, so that no folio comes round twice.  Calls of one binding do
- * not overlap (evict_lock) and do not migrate (preemption is off), so a
- * per-CPU flag is the call's own.
+ * LFU sampling: score folios from the head of @list with the u32 count of
+ * uses each keeps in its per-folio state (0 when added, see
+ * cache_ext_count_added()), then rotate them to the tail; the kernel
+ * evicts the lowest counts.  The sample follows the request: it ends once
+ * it holds @least folios and, among them, as many used at most once as
+ * were asked for (no folio scores lower), or at @most folios.  A run of
+ * folios used more than once (as at the head of a list that starts with
+ * a hot file) does not end it, so that plain LFU's rule holds across such
+ * a run as far as @most reaches: it does not evict a folio used five
+ * times while one used once is cached, and a sample of the run alone
+ * would.  Bounded by the list's length, so that no folio comes round
+ * twice.
+ *
+ * What the sample found goes through a map, not variables of the loop: a
+ * loop variable that a branch depends on keeps the verifier from folding
+ * the iterations.  Calls of one binding do not overlap (evict_lock) and
+ * do not migrate, so a per-CPU value is the call's own.
  */
+struct cache_ext_sample {
+	u32 seen;	/* folios looked at */
+	u32 once;	/* of them, used at most once */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, u32);
-} cache_ext_sample_once SEC(".maps");
-
-/*
- * One sample; true if it held a folio used at most once.  The answer goes
- * through a map, not a variable of the loop: a loop variable that a
- * branch depends on keeps the verifier from folding the iterations.
- */
-static __always_inline bool
-cache_ext_score_sample(struct cache_ext_eviction_ctx *req,
-		       struct mem_cgroup *memcg, u32 list, u32 sample,
-		       u32 max)
-{
-	u32 key = 0, seen = 0, score, *once;
-	struct folio *folio;
-
-	once = bpf_map_lookup_elem(&cache_ext_sample_once, &key);
-	if (!once)
-		return true;
-	*once = 0;
-	for_each_list_folio(folio, memcg, list, sample) {
-		u32 *count;
-
-		seen++;
-		if (bpf_cache_ext_folio_busy(folio))
-			continue;
-		count = cache_ext_folio_state(folio, u32);
-		if (count)
-			cache_ext_count_refs(folio, count, max);
-		score = count ? *count & CACHE_EXT_COUNT_MASK : 0;
-		if (score <= 1)
-			*once = 1;
-		bpf_cache_ext_propose_scored(req, folio, score);
-	}
-	bpf_cache_ext_list_rotate(memcg, list, seen);
-	return *once;
-}
+	__type(value, struct cache_ext_sample);
+} cache_ext_sample SEC(".maps");
 
 static __always_inline void
 cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
-			 struct mem_cgroup *memcg, u32 list, u32 sample,
-			 u32 max)
+			 struct mem_cgroup *memcg, u32 list, u32 least,
+			 u32 most, u32 max)
 {
-	s64 size = bpf_cache_ext_list_size(memcg, list);
+	u32 want = req->nr_requested, key = 0, count, *state;
+	struct cache_ext_sample *s;
+	struct folio *folio;
 
-	if (size < sample)
-		sample = size > 0 ? size : 0;
-	if (cache_ext_score_sample(req, memcg, list, sample, max) ||
-	    size < 2 * (s64)sample)
+	s = bpf_map_lookup_elem(&cache_ext_sample, &key);
+	if (!s)
 		return;
-	cache_ext_score_sample(req, memcg, list, sample, max);
+	if (want > CACHE_EXT_MAX_BATCH)
+		want = CACHE_EXT_MAX_BATCH;
+	s->seen = s->once = 0;
+	for_each_list_folio(folio, memcg, list, most) {
+		s->seen++;
+		if (bpf_cache_ext_folio_busy(folio))
+			goto next;
+		state = cache_ext_folio_state(folio, u32);
+		count = 0;
+		if (state) {
+			cache_ext_count_refs(folio, state, max);
+			count = *state & CACHE_EXT_COUNT_MASK;
+		}
+		if (count <= 1)
+			s->once++;
+		bpf_cache_ext_propose_scored(req, folio, count);
+next:
+		if (s->seen >= least && s->once >= want)
+			break;
+	}
+	bpf_cache_ext_list_rotate(memcg, list, s->seen);
 }
 
 /*

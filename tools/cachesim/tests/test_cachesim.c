@@ -787,10 +787,10 @@ struct golden {
 /*
  * Tolerances: FIFO and LRU are the same algorithm with reclaim's batch
  * of 32 (the cache fills to its size, then loses 32): 0.5%.  S3-FIFO:
- * the ghost FIFO is an LRU hash of the same size, 2%.  lfu samples 640
- * folios from the head of its list and rotates them (the cache_ext
- * paper's LFU), which on this trace evicts old frequent pages that exact
- * LFU keeps: up to 5% fewer misses.  lhd: LHD's densities are learned
+ * the ghost FIFO is an LRU hash of the same size, 2%.  lfu evicts
+ * folios used at most once first, oldest first, else the lowest counts of
+ * a sample from the head of a list it rotates, which on this trace evicts
+ * old frequent pages that exact LFU keeps: up to 5% fewer misses.  lhd: LHD's densities are learned
  * online and libCacheSim's LHD reconfigures every 2^20 accesses, once on
  * this trace: ours may be better, at most 1% worse.
  */
