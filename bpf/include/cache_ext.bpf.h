@@ -302,7 +302,8 @@ cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
 		return;
 	if (want > CACHE_EXT_MAX_BATCH)
 		want = CACHE_EXT_MAX_BATCH;
-	s->seen = s->once = 0;
+	s->seen = 0;
+	s->once = 0;
 	for_each_list_folio(folio, memcg, list, most) {
 		s->seen++;
 		if (bpf_cache_ext_folio_busy(folio))
