@@ -182,11 +182,14 @@ TEST_F_TIMEOUT(learned, trace_train_load_and_beat_fifo_and_lfu, 300)
  * page in before it is read.  A policy that ranks those pages as unused
  * evicts them first and reads them again (lfu did: 1.14x the kernel's
  * reads in make run).  lfu, lhd and ml_rank read no more from disk than
- * the kernel's LRU, which misses every page of it, and lfu's grace for
- * prefetched folios is why: without it (prefetch_grace=0) its binding
- * counts readahead folios evicted before their reader got to them
- * (prefetch_evicted) and read again (prefetch_refaults), with it next to
- * none.
+ * the kernel's LRU, which misses every page of it.  lfu's grace for
+ * prefetched folios halves at least what readahead wastes: without it
+ * (prefetch_grace=0) its binding counts readahead folios evicted before
+ * their reader got to them (prefetch_evicted) and read again
+ * (prefetch_refaults).  Measured since lfu's sample follows the request:
+ * 48-114 without the grace, 0-12 with it (nine runs); with a full batch's
+ * sample on every call it reached the young, unread folios far more
+ * often: ~35,000 without the grace.
  */
 TEST_F_TIMEOUT(learned, sequential_rereads_read_no_more_than_the_kernel, 600)
 {
@@ -213,7 +216,7 @@ TEST_F_TIMEOUT(learned, sequential_rereads_read_no_more_than_the_kernel, 600)
 				  NULL, &no_grace_wasted);
 	TH_LOG("lfu without the grace: %lld disk reads, %lld readahead folios evicted unread, %lld of them read again",
 	       no_grace, no_grace_wasted, self->refaults);
-	EXPECT_GT(no_grace_wasted, 10 * (lfu_wasted + 1));
+	EXPECT_GT(no_grace_wasted, 2 * lfu_wasted);
 	/* What it evicted unread, its reader read again from disk. */
 	EXPECT_GE(self->refaults * 2, no_grace_wasted);
 }
