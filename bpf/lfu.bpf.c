@@ -64,11 +64,7 @@ void CACHE_EXT_OP(lfu_added, struct folio *folio, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(lfu_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	u32 want = req->nr_requested < CACHE_EXT_MAX_BATCH ?
-		   req->nr_requested : CACHE_EXT_MAX_BATCH;
-
-	cache_ext_score_by_count(req, memcg, LFU_LIST,
-				 sample_per_candidate * want,
+	cache_ext_score_by_count(req, memcg, LFU_LIST, sample_per_candidate,
 				 2 * sample_per_candidate * CACHE_EXT_MAX_BATCH,
 				 max_count);
 }

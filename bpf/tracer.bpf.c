@@ -77,9 +77,8 @@ void CACHE_EXT_OP(tracer_removed, struct folio *folio, struct mem_cgroup *memcg)
 void CACHE_EXT_OP(tracer_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	u32 sample = oversample * req->nr_requested;
-
-	cache_ext_score_by_count(req, memcg, TRACER_LIST, sample, 2 * sample,
+	cache_ext_score_by_count(req, memcg, TRACER_LIST, oversample,
+				 2 * oversample * req->nr_requested,
 				 CACHE_EXT_COUNT_MASK);
 }
 

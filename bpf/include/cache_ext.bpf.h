@@ -262,8 +262,9 @@ static __always_inline void cache_ext_note_uses(u8 *used, u8 *count, u32 uses,
  * uses each keeps in its per-folio state (0 when added, see
  * cache_ext_count_added()), then rotate them to the tail; the kernel
  * evicts the lowest counts.  The sample follows the request: it ends once
- * it holds @least folios and, among them, as many used at most once as
- * were asked for (no folio scores lower), or at @most folios.  A run of
+ * it holds @per_folio folios per folio asked for and, among them, as many
+ * used at most once as were asked for (no folio scores lower), or at
+ * @most folios.  A run of
  * folios used more than once (as at the head of a list that starts with
  * a hot file) does not end it, so that plain LFU's rule holds across such
  * a run as far as @most reaches: it does not evict a folio used five
@@ -290,10 +291,10 @@ struct {
 
 static __always_inline void
 cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
-			 struct mem_cgroup *memcg, u32 list, u32 least,
+			 struct mem_cgroup *memcg, u32 list, u32 per_folio,
 			 u32 most, u32 max)
 {
-	u32 want = req->nr_requested, key = 0, count, *state;
+	u32 want = req->nr_requested, key = 0, least, count, *state;
 	struct cache_ext_sample *s;
 	struct folio *folio;
 
@@ -302,6 +303,7 @@ cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
 		return;
 	if (want > CACHE_EXT_MAX_BATCH)
 		want = CACHE_EXT_MAX_BATCH;
+	least = per_folio * want;
 	s->seen = 0;
 	s->once = 0;
 	for_each_list_folio(folio, memcg, list, most) {
