@@ -759,6 +759,24 @@ static void test_model_signal(const struct sim_trace *t)
 	unlink(none);
 }
 
+/*
+ * lfu's sample follows the request: reclaim asking 8 folios at a time,
+ * lfu looks at sample_per_candidate (20) folios per folio asked, and more
+ * only past a run of folios used more than once.  A full batch's sample
+ * on every call, as lfu took before, is 640 / 8 = 80 per folio asked;
+ * the check allows half of that.
+ */
+static void test_lfu_sample(const struct sim_trace *t)
+{
+	struct sim_result res;
+	int ret;
+
+	ret = run(t, policy("lfu"), NULL, 0, 32768 * 30 / 100, 8, &res);
+	check(!ret && res.requested && res.proposed < 40 * res.requested,
+	      "lfu asked 8 at a time looks at 20 folios per folio asked, not a batch's 640: %.1f",
+	      res.requested ? (double)res.proposed / res.requested : 0.0);
+}
+
 /* lhd and the mglru port against the algorithms they follow. */
 static void test_algorithms(void)
 {
@@ -774,6 +792,7 @@ static void test_algorithms(void)
 	check(lhd * 100 < lru * 97 && lhd * 100 < lfu * 106,
 	      "lhd on Zipf(0.99), 30%% cached: %lld misses, lru %lld, lfu %lld, s3fifo %lld",
 	      lhd, lru, lfu, s3);
+	test_lfu_sample(&t);
 	sim_trace_free(&t);
 }
 
