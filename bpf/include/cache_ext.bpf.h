@@ -274,19 +274,28 @@ static __always_inline void cache_ext_note_uses(u8 *used, u8 *count, u32 uses,
  *
  * What the sample found goes through a map, not variables of the loop: a
  * loop variable that a branch depends on keeps the verifier from folding
- * the iterations.  Calls of one binding do not overlap (evict_lock) and
- * do not migrate, so a per-CPU value is the call's own.
+ * the iterations.  A call does not migrate, but it may be preempted, and
+ * the call of another binding of the policy run on its CPU meanwhile: so
+ * each call claims a slot of its CPU's value, and keeps it to itself.
  */
 struct cache_ext_sample {
 	u32 seen;	/* folios looked at */
 	u32 once;	/* of them, used at most once */
 };
 
+/* Calls preempted on one CPU that can each hold a sample at once. */
+#define CACHE_EXT_SAMPLE_SLOTS	4
+
+struct cache_ext_samples {
+	u32 busy;	/* a bit per slot held by a call */
+	struct cache_ext_sample slot[CACHE_EXT_SAMPLE_SLOTS];
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, struct cache_ext_sample);
+	__type(value, struct cache_ext_samples);
 } cache_ext_sample SEC(".maps");
 
 static __always_inline void
@@ -294,13 +303,21 @@ cache_ext_score_by_count(struct cache_ext_eviction_ctx *req,
 			 struct mem_cgroup *memcg, u32 list, u32 per_folio,
 			 u32 most, u32 max)
 {
-	u32 want = req->nr_requested, key = 0, least, count, *state;
+	u32 want = req->nr_requested, key = 0, least, count, *state, i;
+	struct cache_ext_samples *v;
 	struct cache_ext_sample *s;
 	struct folio *folio;
 
-	s = bpf_map_lookup_elem(&cache_ext_sample, &key);
-	if (!s)
+	v = bpf_map_lookup_elem(&cache_ext_sample, &key);
+	if (!v)
 		return;
+	for (i = 0; i < CACHE_EXT_SAMPLE_SLOTS; i++)
+		if (!(__sync_fetch_and_or(&v->busy, 1U << i) & (1U << i)))
+			break;
+	/* Every slot held by a call preempted here: the batch is the LRU's. */
+	if (i >= CACHE_EXT_SAMPLE_SLOTS)
+		return;
+	s = &v->slot[i];
 	if (want > CACHE_EXT_MAX_BATCH)
 		want = CACHE_EXT_MAX_BATCH;
 	least = per_folio * want;
@@ -324,6 +341,7 @@ next:
 			break;
 	}
 	bpf_cache_ext_list_rotate(memcg, list, s->seen);
+	__sync_fetch_and_and(&v->busy, ~(1U << i));
 }
 
 /*

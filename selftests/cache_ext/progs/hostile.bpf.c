@@ -91,14 +91,34 @@ void CACHE_EXT_OP(dup_evict, struct cache_ext_eviction_ctx *req,
 	}
 }
 
+/*
+ * The first spins, in bpf_ktime_get_ns() (CLOCK_MONOTONIC) and the CPU
+ * each began and ended on, for conc.callbacks_preemptible: what another
+ * task did on that CPU meanwhile.
+ */
+#define NR_SPANS 64
+struct {
+	__u64 start, end;
+	__u32 cpu_start, cpu_end;
+} spans[NR_SPANS];
+__u32 nr_spans;
+
 static void spin(__u64 ns)
 {
 	__u64 start = bpf_ktime_get_ns();
+	__u32 cpu = bpf_get_smp_processor_id(), slot;
 	int i;
 
 	bpf_for(i, 0, 1 << 23) {
 		if (bpf_ktime_get_ns() - start > ns)
 			break;
+	}
+	slot = __sync_fetch_and_add(&nr_spans, 1);
+	if (slot < NR_SPANS) {
+		spans[slot].start = start;
+		spans[slot].end = bpf_ktime_get_ns();
+		spans[slot].cpu_start = cpu;
+		spans[slot].cpu_end = bpf_get_smp_processor_id();
 	}
 }
 
@@ -139,9 +159,31 @@ void CACHE_EXT_OP(slow_removed, struct folio *folio, struct mem_cgroup *memcg)
  * Runaway loops that call no kfunc and no helper but the clock's, nested
  * 2^23 x 2^23 deep (the verifier accepts them: each level is bounded):
  * only the kernel can end them, by ending the loops of a call past its
- * budget.  Each call records how long it ran.
+ * budget.  Each call records how long it ran: on its CPU (its task's
+ * run time, which a tick brings up to date: good to a tick) and in all
+ * (the clock's), other tasks' turns included where it was preempted.
  */
 __u64 nr_runaway_calls, nr_runaway_ended, max_runaway_ns, runaway_iters;
+__u64 max_runaway_wall_ns;
+
+/* The current task's run time, as of its last tick or switch. */
+static __u64 task_run_ns(void)
+{
+	return bpf_get_current_task_btf()->se.sum_exec_runtime;
+}
+
+static void raise_max(__u64 *max, __u64 val)
+{
+	__u64 old;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		old = *max;
+		if (val <= old ||
+		    __sync_val_compare_and_swap(max, old, val) == old)
+			break;
+	}
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -176,29 +218,25 @@ static long runaway_elems(struct bpf_map *map, __u32 *key, __u32 *value,
 	return 0;
 }
 
-/* Record that a runaway call that began at @start has returned. */
-static void runaway_returned(__u64 start)
+/*
+ * Record that a runaway call that began at @start (bpf_ktime_get_ns()),
+ * with its task's run time at @run, has returned.
+ */
+static void runaway_returned(__u64 start, __u64 run)
 {
-	__u64 took = bpf_ktime_get_ns() - start, max;
-	int i;
-
 	__sync_fetch_and_add(&nr_runaway_ended, 1);
-	for (i = 0; i < 8; i++) {
-		max = max_runaway_ns;
-		if (took <= max ||
-		    __sync_val_compare_and_swap(&max_runaway_ns, max, took) == max)
-			break;
-	}
+	raise_max(&max_runaway_ns, task_run_ns() - run);
+	raise_max(&max_runaway_wall_ns, bpf_ktime_get_ns() - start);
 }
 
 /* A bpf_loop() in a bpf_loop(): the verifier would inline both. */
 static void runaway_bpf_loop(void)
 {
-	__u64 start = bpf_ktime_get_ns();
+	__u64 start = bpf_ktime_get_ns(), run = task_run_ns();
 
 	__sync_fetch_and_add(&nr_runaway_calls, 1);
 	bpf_loop(1 << 23, runaway_outer, NULL, 0);
-	runaway_returned(start);
+	runaway_returned(start, run);
 }
 
 void CACHE_EXT_OP(loop_evict, struct cache_ext_eviction_ctx *req,
@@ -211,7 +249,7 @@ void CACHE_EXT_OP(loop_evict, struct cache_ext_eviction_ctx *req,
 void CACHE_EXT_OP(for_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	__u64 start = bpf_ktime_get_ns();
+	__u64 start = bpf_ktime_get_ns(), run = task_run_ns();
 	int i, j;
 
 	__sync_fetch_and_add(&nr_runaway_calls, 1);
@@ -219,18 +257,18 @@ void CACHE_EXT_OP(for_evict, struct cache_ext_eviction_ctx *req,
 		bpf_for(j, 0, 1 << 23)
 			runaway_iters++;
 	}
-	runaway_returned(start);
+	runaway_returned(start, run);
 }
 
 /* bpf_for_each_map_elem() in bpf_for_each_map_elem(): 2^32 calls. */
 void CACHE_EXT_OP(map_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	__u64 start = bpf_ktime_get_ns();
+	__u64 start = bpf_ktime_get_ns(), run = task_run_ns();
 
 	__sync_fetch_and_add(&nr_runaway_calls, 1);
 	bpf_for_each_map_elem(&runaway_map, runaway_elems, NULL, 0);
-	runaway_returned(start);
+	runaway_returned(start, run);
 }
 
 /* Under the mapping's i_pages lock, interrupts off. */

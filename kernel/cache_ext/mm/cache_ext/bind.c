@@ -27,9 +27,13 @@ DEFINE_STATIC_KEY_FALSE(cache_ext_bound);
 /* Bindings whose policy has admit_folio(): the read hook is for them. */
 DEFINE_STATIC_KEY_FALSE(cache_ext_admitting);
 
-/* Turn the hooks a binding of @ops needs on (cpus_read_lock inside). */
+/*
+ * Turn the hooks a binding of @ops needs on (cpus_read_lock inside), and
+ * the preempt notifiers its calls register (cache_ext_enter()).
+ */
 static void hooks_get(const struct cache_ext_ops *ops)
 {
+	preempt_notifier_inc();
 	static_branch_inc(&cache_ext_bound);
 	cache_ext_watchdog_start();
 	if (ops->admit_folio)
@@ -42,6 +46,8 @@ static void hooks_put(const struct cache_ext_ops *ops)
 	static_branch_dec(&cache_ext_bound);
 	if (ops->admit_folio)
 		static_branch_dec(&cache_ext_admitting);
+	/* After a grace period: no call of the binding is registered. */
+	preempt_notifier_dec();
 }
 
 /*
@@ -138,7 +144,7 @@ static int bind_memcg(struct cache_ext_policy *policy, struct mem_cgroup *memcg,
 	binding->count_refs = policy->ops->flags & CACHE_EXT_OPS_COUNT_REFS;
 	binding->err_stamp = jiffies;
 	spin_lock_init(&binding->lock);
-	spin_lock_init(&binding->evict_lock);
+	mutex_init(&binding->evict_lock);
 	ret = cache_ext_registry_init(binding);
 	if (ret)
 		goto out_put;

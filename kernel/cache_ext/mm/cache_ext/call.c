@@ -18,6 +18,62 @@
 DEFINE_PER_CPU(struct cache_ext_call *, cache_ext_running);
 DEFINE_PER_CPU(struct cache_ext_watch, cache_ext_watch);
 
+/*
+ * A task preempted in a callback: its calls leave the CPU's record and its
+ * watch (the task that runs next has its own, or none), and the time it
+ * is away begins.  Called in the context switch, interrupts off and the
+ * runqueue locked: per-CPU data and the clock only.
+ */
+static void call_switched_out(struct preempt_notifier *follow,
+			      struct task_struct *next)
+{
+	struct cache_ext_call *outer = container_of(follow,
+						    struct cache_ext_call,
+						    follow);
+
+	outer->top = this_cpu_read(cache_ext_running);
+	this_cpu_write(cache_ext_running, NULL);
+	WRITE_ONCE(this_cpu_ptr(&cache_ext_watch)->binding, NULL);
+	outer->off_clock = cache_ext_clock();
+	outer->off_irq = cache_ext_irq_time();
+	outer->off_jiffies = jiffies;
+}
+
+/*
+ * The task runs again, on the same CPU (migration is disabled): each of
+ * its calls leaves the time it was away out of its own, budget checks and
+ * watchdog included, and the CPU's record is its calls again.
+ */
+static void call_switched_in(struct preempt_notifier *follow, int cpu)
+{
+	struct cache_ext_call *outer = container_of(follow,
+						    struct cache_ext_call,
+						    follow);
+	u64 wall = cache_ext_clock() - outer->off_clock;
+	/* Interrupts meanwhile are left out already, from @irq_start on. */
+	u64 irq = cache_ext_irq_time() - outer->off_irq;
+	u64 away = wall > irq ? wall - irq : 0;
+	unsigned long away_jiffies = jiffies - outer->off_jiffies;
+	struct cache_ext_watch *w = this_cpu_ptr(&cache_ext_watch);
+	struct cache_ext_call *call;
+
+	for (call = outer->top; call; call = call->prev) {
+		call->away += away;
+		call->start_jiffies += away_jiffies;
+		call->check_from += away_jiffies;
+	}
+	this_cpu_write(cache_ext_running, outer->top);
+	w->start = outer->start_jiffies;
+	w->cb = outer->cb;
+	/* Pairs with the watchdog's acquire (eject.c). */
+	smp_store_release(&w->binding, outer->binding);
+}
+
+struct preempt_ops cache_ext_call_follow = {
+	.sched_in = call_switched_in,
+	.sched_out = call_switched_out,
+};
+
 /* The init() or exit() that runs, and its task; cache_ext_mutex. */
 static struct cache_ext_call sleeping_call;
 static struct task_struct *sleeping_task;
@@ -119,8 +175,8 @@ struct cache_ext_call *cache_ext_current_call(void)
 	/*
 	 * A callback running on this CPU comes first: it may be nested in
 	 * init() or exit() (a fault or reclaim there), and it acts on its
-	 * own binding.  Its record cannot be another task's: a callback
-	 * keeps preemption disabled until it returns.
+	 * own binding.  Its record cannot be another task's: the record of
+	 * a CPU is the running task's (see &struct cache_ext_call).
 	 */
 	call = this_cpu_read(cache_ext_running);
 	if (call)
@@ -170,14 +226,16 @@ unsigned long cache_ext_lock_contended(struct cache_ext_binding *b,
  * of a policy ejected since it began (a loop that asks for work ends now).
  * Once over, it stays over.
  *
- * Its budget is of its own time, the interrupts it sat through and its
- * waits for a binding's lock left out (cache_ext_call_time()), so that a
- * policy is not charged for them.  But the call keeps its CPU, preemption
- * disabled, for all of its wall time: on a CPU that takes the interrupts
- * of the cgroup's own I/O, in a guest its host runs late, interrupts were
- * seen to stretch a call cut at 200 ms of its own time to 1.4 s.  So the
- * call is also over at twice its budget of wall time; the overrun it is
- * charged (cache_ext_note_time()) is still of its own time only.
+ * Its budget is of its own time, the interrupts it sat through, its waits
+ * for a binding's lock and its time preempted left out
+ * (cache_ext_call_time()), so that a policy is not charged for them.  But
+ * the call keeps its CPU, from other tasks wherever its call site does not
+ * let it be preempted, through interrupts and lock waits: on a CPU that
+ * takes the interrupts of the cgroup's own I/O, in a guest its host runs
+ * late, interrupts were seen to stretch a call cut at 200 ms of its own
+ * time to 1.4 s.  So the call is also over at twice its budget of time on
+ * its CPU; the overrun it is charged (cache_ext_note_time()) is still of
+ * its own time only.
  */
 static bool call_past_budget(struct cache_ext_call *call, bool read_clock)
 {
@@ -195,7 +253,7 @@ static bool call_past_budget(struct cache_ext_call *call, bool read_clock)
 	now = cache_ext_clock();
 	/* Halved, not doubled: init() and exit() have a budget of U64_MAX. */
 	call->over = cache_ext_call_time(call, now) > call->budget ||
-		     (now - call->start) / 2 > call->budget;
+		     (now - call->start - call->away) / 2 > call->budget;
 	return call->over;
 }
 
@@ -243,7 +301,7 @@ bool __cache_ext_loop_cancelled(void)
 
 	if (!in_task())
 		return false;
-	/* Not another task's: a callback keeps preemption disabled. */
+	/* Not another task's: the CPU's record is the running task's. */
 	call = this_cpu_read(cache_ext_running);
 	/*
 	 * The clock once in LOOP_CLOCK_EVERY, not jiffies: they stop while

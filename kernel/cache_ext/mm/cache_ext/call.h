@@ -72,15 +72,26 @@ struct cache_ext_evict_req;
  *	read the clock only once in a while (__cache_ext_loop_cancelled())
  * @lock_wait: ns the call waited for a binding's lock held by another
  *	CPU (cache_ext_lock_contended()), left out of its time
+ * @away: ns its task was preempted meanwhile (interrupts on its CPU in
+ *	that time left out: they are counted from @irq_start), left out of
+ *	its time
  * @over: the call was found past its budget: its kfuncs fail and its BPF
  *	loops end
+ * @follow: for a task's outermost call, the notifier that follows the
+ *	task off its CPU and back (cache_ext_enter())
+ * @top: while the task is preempted, its innermost call
+ * @off_clock: cache_ext_clock() when the task was last preempted
+ * @off_irq: cache_ext_irq_time() then
+ * @off_jiffies: jiffies then
  *
  * Which binding's callback is running is what the kfuncs act on.  A
- * non-sleeping callback runs with preemption disabled and is recorded per
- * CPU; the sleepable init() and exit() run under cache_ext_mutex, one at
- * a time, and are recorded with the task that runs them.  Interrupts see
- * neither: a kfunc called from a BPF timer or any other interrupt finds no
- * caller.
+ * non-sleeping callback runs with migration disabled and is recorded for
+ * the CPU while its task runs there: when the task is preempted in a
+ * callback, its calls are put aside until it runs again (@follow), so
+ * that the record of a CPU is always the running task's.  The sleepable
+ * init() and exit() run under cache_ext_mutex, one at a time, and are
+ * recorded with the task that runs them.  Interrupts see neither: a kfunc
+ * called from a BPF timer or any other interrupt finds no caller.
  */
 struct cache_ext_call {
 	struct cache_ext_binding *binding;
@@ -100,7 +111,13 @@ struct cache_ext_call {
 	unsigned long check_from;
 	unsigned int loop_checks;
 	u64 lock_wait;
+	u64 away;
 	bool over;
+	struct preempt_notifier follow;
+	struct cache_ext_call *top;
+	u64 off_clock;
+	u64 off_irq;
+	unsigned long off_jiffies;
 };
 
 DECLARE_PER_CPU(struct cache_ext_call *, cache_ext_running);
@@ -147,7 +164,7 @@ cache_ext_budget(enum cache_ext_timed cb)
 
 /*
  * Nanoseconds this CPU has spent in hard and soft interrupts, counted by
- * CONFIG_IRQ_TIME_ACCOUNTING; 0 without it.  Preemption is disabled.
+ * CONFIG_IRQ_TIME_ACCOUNTING; 0 without it.  Migration is disabled.
  */
 static inline u64 cache_ext_irq_time(void)
 {
@@ -163,11 +180,11 @@ static inline u64 cache_ext_irq_time(void)
 
 /* eject.c: charge a callback's time; preemption is disabled */
 void cache_ext_note_time(struct cache_ext_binding *binding,
-			 enum cache_ext_timed cb, u64 took, u64 now);
+			 enum cache_ext_timed cb, u64 took, u64 now, bool cut);
 
 /*
  * The clock calls are timed with: this CPU's sched_clock(), which a call
- * reads on the CPU it runs on from start to end (preemption is disabled),
+ * reads on the CPU it runs on from start to end (migration is disabled),
  * and so does one CPU's time window (note_rate()).  Not local_clock():
  * where sched_clock is unstable (a virtual machine whose TSC the
  * clocksource watchdog found skewed, as in the test guest seconds after
@@ -180,11 +197,21 @@ static inline u64 cache_ext_clock(void)
 	return sched_clock();
 }
 
+/* call.c: puts a preempted task's calls aside, and back */
+extern struct preempt_ops cache_ext_call_follow;
+
 /*
  * Around a call of a callback that must not sleep:
  *	cache_ext_enter(&call, b, CACHE_EXT_T_...); b->ops->op(...);
  *	took = cache_ext_leave(&call);
  * cache_ext_leave() charges the time (cache_ext_note_time()).
+ *
+ * The callback runs with migration disabled, preemptible where its call
+ * site is: a task's outermost call registers a preempt notifier
+ * (&cache_ext_call.follow) that clears the CPU's record of its calls when
+ * the task is switched out and restores it, with the time it was away,
+ * when the task runs again.  The record is changed with preemption
+ * disabled, so that a switch sees it either before or after.
  */
 static inline void cache_ext_enter(struct cache_ext_call *call,
 				   struct cache_ext_binding *b,
@@ -198,8 +225,10 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	call->insert = NULL;
 	call->loop_checks = 0;
 	call->lock_wait = 0;
+	call->away = 0;
 	call->over = false;
 	call->budget = READ_ONCE(cache_ext_budget(cb)->ns);
+	migrate_disable();
 	preempt_disable();
 	call->prev = this_cpu_read(cache_ext_running);
 	this_cpu_write(cache_ext_running, call);
@@ -222,20 +251,28 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 		w->cb = cb;
 		/* Pairs with the watchdog's acquire (eject.c). */
 		smp_store_release(&w->binding, b);
+		/* An interrupt is not switched out before it returns. */
+		if (in_task()) {
+			preempt_notifier_init(&call->follow,
+					      &cache_ext_call_follow);
+			preempt_notifier_register(&call->follow);
+		}
 	}
 	call->start = cache_ext_clock();
 	call->irq_start = cache_ext_irq_time();
+	preempt_enable();
 }
 
 /*
- * How long a call has run at @now, the interrupts it sat through and its
- * waits for a binding's lock left out.
+ * How long a call has run at @now, the interrupts it sat through, its
+ * waits for a binding's lock and the time its task was preempted left out.
  */
 static inline u64 cache_ext_call_time(const struct cache_ext_call *call,
 				      u64 now)
 {
 	u64 wall = now - call->start;
-	u64 other = cache_ext_irq_time() - call->irq_start + call->lock_wait;
+	u64 other = cache_ext_irq_time() - call->irq_start + call->lock_wait +
+		    call->away;
 
 	return wall > other ? wall - other : 0;
 }
@@ -247,14 +284,20 @@ static inline u64 cache_ext_call_time(const struct cache_ext_call *call,
  */
 static inline u64 cache_ext_leave(struct cache_ext_call *call)
 {
-	u64 now = cache_ext_clock();
-	u64 took = cache_ext_call_time(call, now);
+	u64 now, took;
 
-	if (!call->prev)
+	preempt_disable();
+	now = cache_ext_clock();
+	took = cache_ext_call_time(call, now);
+	if (!call->prev) {
 		WRITE_ONCE(this_cpu_ptr(&cache_ext_watch)->binding, NULL);
+		if (in_task())
+			preempt_notifier_unregister(&call->follow);
+	}
 	this_cpu_write(cache_ext_running, call->prev);
-	cache_ext_note_time(call->binding, call->cb, took, now);
+	cache_ext_note_time(call->binding, call->cb, took, now, call->over);
 	preempt_enable();
+	migrate_enable();
 	return took;
 }
 

@@ -347,9 +347,14 @@ static void note_rate(struct cache_ext_binding *binding,
  * @cb: which callback
  * @took: nanoseconds it ran, interrupts left out (cache_ext_leave())
  * @now: cache_ext_clock() when it returned, on the CPU it ran on
+ * @cut: the call was ended by the kernel, past its budget of its own time
+ *	or of time on its CPU (cache_ext_call_over_budget())
  *
- * A call over its budget counts one overrun, a call within it clears the
- * count; %CACHE_EXT_OVERRUN_LIMIT overruns in a row eject the policy.
+ * A call over its budget, or cut, counts one overrun, a call within it
+ * clears the count; %CACHE_EXT_OVERRUN_LIMIT overruns in a row eject the
+ * policy.  A call cut at twice its budget of time on its CPU has run
+ * less than its budget of its own time, yet only because the kernel
+ * stopped it: it must not clear the count.
  * Overruns that overlap in time count once: a machine that stalls (a
  * virtual CPU the host did not run while it held a lock the others spin
  * on, an interrupt storm) stretches every call running at that moment,
@@ -358,17 +363,18 @@ static void note_rate(struct cache_ext_binding *binding,
  * apart, so that fast calls of one cannot hide a runaway other.  Slow
  * calls' time is also bounded per second (note_rate()).
  *
- * Called with preemption disabled, on the CPU the call ran on; for
- * evict_folios(), with the binding's evict_lock held.
+ * Called with preemption disabled, on the CPU the call ran on (its task
+ * had migration disabled throughout); for evict_folios(), with the
+ * binding's evict_lock held.
  */
 void cache_ext_note_time(struct cache_ext_binding *binding,
-			 enum cache_ext_timed cb, u64 took, u64 now)
+			 enum cache_ext_timed cb, u64 took, u64 now, bool cut)
 {
 	atomic_t *overruns = &binding->overruns[cb];
 
 	if (took >= rate_min_ns(cb))
 		note_rate(binding, cb, took, now);
-	if (took <= READ_ONCE(cache_ext_budget(cb)->ns)) {
+	if (took <= READ_ONCE(cache_ext_budget(cb)->ns) && !cut) {
 		if (atomic_read(overruns))
 			atomic_set(overruns, 0);
 		return;
@@ -382,8 +388,10 @@ void cache_ext_note_time(struct cache_ext_binding *binding,
 		cache_ext_eject(binding->policy, cb == CACHE_EXT_T_EVICT ?
 				CACHE_EXT_EJECT_TIMEOUT :
 				CACHE_EXT_EJECT_EVENT_TIMEOUT,
-				"%s took %llu us, over its %llu us budget, %d times in a row in cgroup %llu",
+				"%s took %llu us, %s its %llu us budget, %d times in a row in cgroup %llu",
 				timed_name(cb), took / NSEC_PER_USEC,
+				took > READ_ONCE(cache_ext_budget(cb)->ns) ?
+				"over" : "cut at twice",
 				READ_ONCE(cache_ext_budget(cb)->ns) / NSEC_PER_USEC,
 				CACHE_EXT_OVERRUN_LIMIT,
 				cgroup_id(binding->memcg->css.cgroup));

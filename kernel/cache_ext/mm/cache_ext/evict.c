@@ -549,7 +549,7 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	 * reclaimer waits for another one's policy call, however long that
 	 * runs: a busy binding is not asked, and this batch is the LRU's.
 	 */
-	if (!spin_trylock(&b->evict_lock)) {
+	if (!mutex_trylock(&b->evict_lock)) {
 		atomic_long_inc(&b->stats.evict_busy);
 		rcu_read_unlock();
 		return false;
@@ -570,7 +570,7 @@ bool cache_ext_begin_reclaim(struct lruvec *lruvec, unsigned long nr,
 	rc->nr_proposed = req.ctx.nr_proposed;
 	if (req.ctx.nr_proposed)
 		rc->nr_taken = hand_over_candidates(lruvec, &req, isolate, arg);
-	spin_unlock(&b->evict_lock);
+	mutex_unlock(&b->evict_lock);
 
 	atomic_long_inc(&b->stats.evict_calls);
 	atomic_long_add(req.proposed, &b->stats.proposed);

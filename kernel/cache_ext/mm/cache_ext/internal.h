@@ -229,8 +229,9 @@ struct cache_ext_moves {
  *	every second (under @lock)
  * @err_stamp: jiffies up to which @err_level has been decayed
  * @evict_lock: one evict_folios() call at a time, with the isolation of
- *	its candidates; taken before @lock, and only with spin_trylock():
- *	a reclaimer never waits for another one's policy call
+ *	its candidates; taken before @lock, and only with mutex_trylock():
+ *	a reclaimer never waits for another one's policy call.  A mutex,
+ *	so that the call may be preempted
  * @overruns: consecutive calls over their time budget, for each timed
  *	callback (&enum cache_ext_timed)
  * @overrun_end: local_clock() when the last overrun counted in @overruns
@@ -259,7 +260,7 @@ struct cache_ext_binding {
 	u32 *ra_ghosts;
 	u32 err_level;
 	unsigned long err_stamp;
-	spinlock_t evict_lock;	/* see @evict_lock above */
+	struct mutex evict_lock;	/* see @evict_lock above */
 	atomic_t overruns[CACHE_EXT_NR_TIMED];
 	u64 overrun_end[CACHE_EXT_NR_TIMED];
 };
