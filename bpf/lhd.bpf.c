@@ -146,13 +146,19 @@ static u64 clock_now(struct lhd_cgroup *cg, struct lhd_local *loc)
 	return cg->clock + loc->ticks;
 }
 
-/* Take a tick of the clock for an access or insertion; returns its value. */
+/*
+ * Take a tick of the clock for an access or insertion; returns its value.
+ * Two calls on one CPU may interleave (a call is preemptible), so that
+ * one's increment lands after the other's reset: flush at CLOCK_BATCH or
+ * more, or the CPU's ticks would pass the batch and never be flushed.
+ */
 static u64 clock_tick(struct lhd_cgroup *cg, struct lhd_local *loc)
 {
 	u64 clock = clock_now(cg, loc);
+	u32 ticks = ++loc->ticks;
 
-	if (++loc->ticks == CLOCK_BATCH) {
-		__sync_fetch_and_add(&cg->clock, CLOCK_BATCH);
+	if (ticks >= CLOCK_BATCH) {
+		__sync_fetch_and_add(&cg->clock, ticks);
 		loc->ticks = 0;
 	}
 	return clock;
