@@ -32,6 +32,7 @@
 #include "hostile.skel.h"
 #include "forge_folio.skel.h"
 #include "wrong_context.skel.h"
+#include "may_goto.skel.h"
 #include "no_admit.skel.h"
 #include "list_misuse.skel.h"
 #include "kernel_listed.skel.h"
@@ -498,6 +499,28 @@ TEST_F(evict, kfunc_in_wrong_callback_refused_at_load)
 	EXPECT_NE(load_wrong_context(false, log, sizeof(log)), 0);
 	EXPECT_NE(strstr(log, "calling kernel function bpf_cache_ext_list_create is not allowed"),
 		  NULL) TH_LOG("%s", log);
+}
+
+/*
+ * A may_goto loop (cond_break) is refused when the program loads, with the
+ * verifier saying why: the kernel ends a cache_ext call's loops once it is
+ * past its budget, and cannot end that one (its count restarts in every
+ * call of a subprogram, so nested in two frames it runs 2^46 times).
+ * Before, it loaded, and held its CPU until it ran out.
+ */
+TEST_F(evict, may_goto_refused_at_load)
+{
+	static char log[65536];
+	struct may_goto *skel = may_goto__open();
+
+	ASSERT_NE(skel, NULL);
+	log[0] = '\0';
+	bpf_program__set_log_buf(skel->progs.may_goto_evict, log, sizeof(log));
+	bpf_program__set_log_level(skel->progs.may_goto_evict, 1);
+	EXPECT_NE(may_goto__load(skel), 0);
+	EXPECT_NE(strstr(log, "may_goto: the kernel cannot end it; use bpf_for()"),
+		  NULL) TH_LOG("%s", log);
+	may_goto__destroy(skel);
 }
 
 /* Dirty data under an aggressive policy: nothing lost. */
