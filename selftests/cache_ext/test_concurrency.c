@@ -745,10 +745,12 @@ static unsigned int wakes_in_spins(const struct hostile *skel,
 /*
  * evict_folios(), folio_added() and folio_accessed() each spin 100 ms,
  * within their budgets (the bound per second lifted), in two readers on
- * CPU 0, while a real-time task on CPU 0 wakes every millisecond: it runs
- * during the spins, at least once per 10 ms of them (the callbacks run
+ * CPU 0, while a real-time task on CPU 0 wakes every millisecond for 3 s
+ * from the first spin on: it runs during the spins, at least a quarter
+ * as often as its own rate over the run would have it (the callbacks run
  * with migration disabled, not preemption: each spin begins and ends on
- * CPU 0, and the task ran meanwhile).  Before, it never ran during one.
+ * CPU 0, and the task ran meanwhile); its rate falls on a loaded host,
+ * the ratio does not.  Before, it never ran during one.
  * Needs a fully preemptible kernel; folio_removed() runs under the
  * i_pages lock, interrupts off, and is bounded by its budget instead
  * (runaway_loops_ended).
@@ -773,7 +775,7 @@ TEST_F_TIMEOUT(conc, callbacks_preemptible, 600)
 		struct bpf_link *link;
 		unsigned int wakes;
 		pid_t pids[2];
-		double spin_ms;
+		double spin_ms, even;
 		int i, probe;
 
 		ASSERT_EQ(drop_file_cache(self->file[0]), 0);
@@ -785,6 +787,13 @@ TEST_F_TIMEOUT(conc, callbacks_preemptible, 600)
 		ASSERT_EQ(start_readers(self->cg[0], self->file[0], 2, pids,
 					91 + k), 0);
 		ASSERT_EQ(split_cpus(pids, 2), 0);
+		/*
+		 * From the first spin on: the readers fill the cgroup
+		 * before evict_folios() is asked (seconds on the KASAN
+		 * kernel).
+		 */
+		for (i = 0; i < 3000 && !skel->bss->nr_spans; i++)
+			usleep(10000);
 		log->nr = 0;
 		probe = probe_run(log, 3000);
 		for (i = 0; i < 2; i++) {
@@ -793,11 +802,15 @@ TEST_F_TIMEOUT(conc, callbacks_preemptible, 600)
 		}
 		any_cpu();
 		wakes = wakes_in_spins(skel, log, &spin_ms);
-		TH_LOG("%s: %u spins, %.0f ms of them on CPU 0 (overlapping: the readers preempt each other); a real-time task on CPU 0 woke %u times, %u times inside a spin (counted for each spin it was inside)",
-		       kinds[k], skel->bss->nr_spans, spin_ms, log->nr, wakes);
+		/* Its wakes inside spins had it woken as often there. */
+		even = log->end > log->start ?
+		       spin_ms * log->nr / ((log->end - log->start) / 1e6) : 0;
+		TH_LOG("%s: %u spins, %.0f ms of them on CPU 0 (overlapping: the readers preempt each other); a real-time task on CPU 0 woke %u times, %u times inside a spin (counted for each spin it was inside; %.0f at its rate)",
+		       kinds[k], skel->bss->nr_spans, spin_ms, log->nr, wakes,
+		       even);
 		EXPECT_EQ(probe, 0) TH_LOG("%s", kinds[k]);
 		EXPECT_GE(spin_ms, 200) TH_LOG("%s", kinds[k]);
-		EXPECT_GE(wakes, spin_ms / 10) TH_LOG("%s", kinds[k]);
+		EXPECT_GE(wakes, even / 4) TH_LOG("%s", kinds[k]);
 		bpf_link__destroy(link);
 		hostile__destroy(skel);
 	}
