@@ -659,22 +659,14 @@ TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
 #define PROBE_WAKES	16384
 
 /*
- * What probe_run() saw, in CLOCK_MONOTONIC ns: when it began and ended,
- * and each of its wakes.
+ * What probe_run() saw, in CLOCK_MONOTONIC ns (now_us()'s, to the
+ * microsecond): when it began and ended, and each of its wakes.
  */
 struct probe_log {
 	uint64_t start, end;
 	unsigned int nr;
 	uint64_t at[PROBE_WAKES];
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 /*
  * A real-time task on CPU 0 that wakes every millisecond for @ms and logs
@@ -700,11 +692,11 @@ static int probe_run(struct probe_log *log, unsigned int ms)
 		if (sched_setaffinity(0, sizeof(set), &set) ||
 		    sched_setscheduler(0, SCHED_FIFO, &prio))
 			_exit(2);
-		log->start = mono_ns();
+		log->start = now_us() * 1000;
 		until = log->start + ms * 1000000ULL;
 		do {
 			nanosleep(&tick, NULL);
-			now = mono_ns();
+			now = now_us() * 1000;
 			if (log->nr < PROBE_WAKES)
 				log->at[log->nr++] = now;
 		} while (now < until);
