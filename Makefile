@@ -378,12 +378,13 @@ $(eval $(call ctl_ko_rule,$(EXTMOD_DEBUG),$(KOUT_DEBUG)))
 
 # The KASAN kernel runs the tests ~3x slower: three times the per-program
 # kselftest timeout (selftests/cache_ext/settings), and three times the
-# policies' per-call budgets, which also set what counts as a slow call
-# for the bound per second (tests of the budgets set their own).
+# policies' per-call budgets (interrupts-off calls' included), which also
+# set what counts as a slow call for the bound per second (tests of the
+# budgets set their own).
 check-debug: kernel-debug $(CTL_KO_DEBUG) selftests
 	@KERNEL=$(BZIMAGE_DEBUG) CACHE_EXT_CTL_KO=$(CTL_KO_DEBUG) CACHECTL=$(CACHECTL) \
 		KSELFTEST_TIMEOUT=2700 \
-		VM_APPEND="cache_ext.evict_budget_ms=600 cache_ext.event_budget_ms=600" \
+		VM_APPEND="cache_ext.evict_budget_ms=600 cache_ext.event_budget_ms=600 cache_ext.irqs_off_budget_us=3000" \
 		LCTRAIN=$(LCTRAIN) scripts/check.sh $(DEBUG_VM_TIMEOUT) $(SELFTEST_VARS)
 
 # --- install and packages ----------------------------------------------------

@@ -58,6 +58,7 @@ FIXTURE_SETUP(conc)
 	 */
 	ASSERT_EQ(set_core_param("evict_budget_ms", 200), 0);
 	ASSERT_EQ(set_core_param("event_budget_ms", 200), 0);
+	ASSERT_EQ(set_core_param("irqs_off_budget_us", 1000), 0);
 	ASSERT_EQ(set_core_param("rate_budget_ms", 500), 0);
 	ASSERT_EQ(trace_start(), 0);
 	for (i = 0; i < NR_CGROUPS; i++) {
@@ -486,10 +487,11 @@ TEST_F_TIMEOUT(conc, slow_every_evict_ejected_per_second, 600)
 
 /*
  * folio_added() or folio_removed() spinning 50 ms on every folio: each
- * call is within the 200 ms event budget, so only their time per second
- * can tell; the policy is ejected for it, the other CPU answers within a
- * second meanwhile (the eight readers on one), and every page read is
- * right.
+ * call is within the 200 ms event budget (folio_removed(), which runs
+ * with interrupts off, given that budget too), so only their time per
+ * second can tell; the policy is ejected for it, the other CPU answers
+ * within a second meanwhile (the eight readers on one), and every page
+ * read is right.
  */
 TEST_F_TIMEOUT(conc, per_folio_spinners_ejected, 600)
 {
@@ -499,6 +501,7 @@ TEST_F_TIMEOUT(conc, per_folio_spinners_ejected, 600)
 	size_t k;
 
 	ASSERT_EQ(make_files(self, 1), 0);
+	ASSERT_EQ(set_core_param("irqs_off_budget_us", 200000), 0);
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		char sel[64];
 		struct hostile *skel;
@@ -599,11 +602,16 @@ static bool fully_preemptible(void)
  * every call keeps its CPU less than a second (its loops end once it is
  * past its budget): its task's run time where the kernel preempts it (it
  * shares its CPU with the other readers, and its wall time is theirs
- * too), its wall time where not, the policy is ejected, the other CPU answers within a second
+ * too), its wall time where not; a call with interrupts off keeps it less
+ * than 100 ms (its 1 ms budget, and whatever the host's scheduling of the
+ * guest adds), and its policy is ejected for overruns with interrupts
+ * off.  The policy is ejected, the other CPU answers within a second
  * throughout, every page read is right, no RCU stall is reported, and
  * then the cgroup's file, binding, rmdir and mkdir answer within a second.
  * Before, such a loop held its CPU with preemption off for good and the
- * guest reported an RCU stall every minute.
+ * guest reported an RCU stall every minute; and until calls with
+ * interrupts off had a budget of their own, folio_removed()'s ran with
+ * them off for its 200 ms event budget.
  */
 TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
 {
@@ -643,6 +651,12 @@ TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
 		EXPECT_EQ(skel->bss->nr_runaway_ended,
 			  skel->bss->nr_runaway_calls) TH_LOG("%s", kinds[k]);
 		EXPECT_LT(kept, 1000000000ULL) TH_LOG("%s", kinds[k]);
+		if (irqs_off[k]) {
+			EXPECT_LT(kept, 100000000ULL) TH_LOG("%s", kinds[k]);
+			EXPECT_NE(strstr(skel->bss->exit_msg,
+					 "with interrupts off"), NULL)
+				TH_LOG("%s", kinds[k]);
+		}
 		EXPECT_EQ(trace_ejections(kinds[k]), 1) TH_LOG("%s", kinds[k]);
 		EXPECT_EQ(skel->bss->nr_exits, 1) TH_LOG("%s", kinds[k]);
 		EXPECT_GE(run.ops, 0) TH_LOG("%s", kinds[k]);
@@ -734,6 +748,18 @@ static unsigned int wakes_in_spins(const struct hostile *skel,
 	return wakes;
 }
 
+/* The recorded spins of @skel that ended before @ns: their loops were cut. */
+static unsigned int spins_cut(const struct hostile *skel, uint64_t ns)
+{
+	unsigned int i, n = skel->bss->nr_spans, cut = 0;
+
+	if (n > ARRAY_SIZE(skel->bss->spans))
+		n = ARRAY_SIZE(skel->bss->spans);
+	for (i = 0; i < n; i++)
+		cut += skel->bss->spans[i].end - skel->bss->spans[i].start < ns;
+	return cut;
+}
+
 /*
  * evict_folios(), folio_added() and folio_accessed() each spin 100 ms,
  * within their budgets (the bound per second lifted), in two readers on
@@ -742,10 +768,13 @@ static unsigned int wakes_in_spins(const struct hostile *skel,
  * as often as its own rate over the run would have it (the callbacks run
  * with migration disabled, not preemption: each spin begins and ends on
  * CPU 0, and the task ran meanwhile); its rate falls on a loaded host,
- * the ratio does not.  Before, it never ran during one.
+ * the ratio does not.  Before, it never ran during one.  And no spin is
+ * cut short, however often it is preempted: a budget check that read the
+ * clock, was preempted, then read the time its task was away found more
+ * time away than the call had run, and cut calls of a few milliseconds.
  * Needs a fully preemptible kernel; folio_removed() runs under the
- * i_pages lock, interrupts off, and is bounded by its budget instead
- * (runaway_loops_ended).
+ * i_pages lock, interrupts off, and is bounded by the budget of such calls
+ * instead (runaway_loops_ended).
  */
 TEST_F_TIMEOUT(conc, callbacks_preemptible, 600)
 {
@@ -765,7 +794,7 @@ TEST_F_TIMEOUT(conc, callbacks_preemptible, 600)
 	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 		struct hostile *skel;
 		struct bpf_link *link;
-		unsigned int wakes;
+		unsigned int wakes, cut;
 		pid_t pids[2];
 		double spin_ms, even;
 		int i, probe;
@@ -797,12 +826,14 @@ TEST_F_TIMEOUT(conc, callbacks_preemptible, 600)
 		/* Its wakes inside spins had it woken as often there. */
 		even = log->end > log->start ?
 		       spin_ms * log->nr / ((log->end - log->start) / 1e6) : 0;
-		TH_LOG("%s: %u spins, %.0f ms of them on CPU 0 (overlapping: the readers preempt each other); a real-time task on CPU 0 woke %u times, %u times inside a spin (counted for each spin it was inside; %.0f at its rate)",
-		       kinds[k], skel->bss->nr_spans, spin_ms, log->nr, wakes,
-		       even);
+		cut = spins_cut(skel, 100000000);
+		TH_LOG("%s: %u spins (%u cut short), %.0f ms of them on CPU 0 (overlapping: the readers preempt each other); a real-time task on CPU 0 woke %u times, %u times inside a spin (counted for each spin it was inside; %.0f at its rate)",
+		       kinds[k], skel->bss->nr_spans, cut, spin_ms, log->nr,
+		       wakes, even);
 		EXPECT_EQ(probe, 0) TH_LOG("%s", kinds[k]);
 		EXPECT_GE(spin_ms, 200) TH_LOG("%s", kinds[k]);
 		EXPECT_GE(wakes, even / 4) TH_LOG("%s", kinds[k]);
+		EXPECT_EQ(cut, 0) TH_LOG("%s", kinds[k]);
 		bpf_link__destroy(link);
 		hostile__destroy(skel);
 	}

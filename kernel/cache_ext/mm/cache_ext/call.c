@@ -54,7 +54,6 @@ static void call_switched_in(struct preempt_notifier *follow, int cpu)
 	u64 irq = cache_ext_irq_time() - outer->off_irq;
 	u64 away = wall > irq ? wall - irq : 0;
 	unsigned long away_jiffies = jiffies - outer->off_jiffies;
-	struct cache_ext_watch *w = this_cpu_ptr(&cache_ext_watch);
 	struct cache_ext_call *call;
 
 	for (call = outer->top; call; call = call->prev) {
@@ -63,10 +62,7 @@ static void call_switched_in(struct preempt_notifier *follow, int cpu)
 		call->check_from += away_jiffies;
 	}
 	this_cpu_write(cache_ext_running, outer->top);
-	w->start = outer->start_jiffies;
-	w->cb = outer->cb;
-	/* Pairs with the watchdog's acquire (eject.c). */
-	smp_store_release(&w->binding, outer->binding);
+	cache_ext_watch_call(outer);
 }
 
 struct preempt_ops cache_ext_call_follow = {
@@ -250,10 +246,18 @@ static bool call_past_budget(struct cache_ext_call *call, bool read_clock)
 	}
 	if (!read_clock)
 		return false;
+	/*
+	 * The clock and the time away are read together: switched out in
+	 * between, the task would come back with time away after @now,
+	 * more than the call has run (and a call of a few milliseconds
+	 * would seem past twice its budget).
+	 */
+	preempt_disable();
 	now = cache_ext_clock();
 	/* Halved, not doubled: init() and exit() have a budget of U64_MAX. */
 	call->over = cache_ext_call_time(call, now) > call->budget ||
 		     (now - call->start - call->away) / 2 > call->budget;
+	preempt_enable();
 	return call->over;
 }
 

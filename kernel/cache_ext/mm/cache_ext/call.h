@@ -77,6 +77,9 @@ struct cache_ext_evict_req;
  *	its time
  * @over: the call was found past its budget: its kfuncs fail and its BPF
  *	loops end
+ * @irqs_off: it was entered with interrupts off (folio_removed(), a
+ *	split's folio_added(): under the i_pages lock), and its budget is
+ *	at most cache_ext_irqs_off_budget
  * @follow: for a task's outermost call, the notifier that follows the
  *	task off its CPU and back (cache_ext_enter())
  * @top: while the task is preempted, its innermost call
@@ -113,6 +116,7 @@ struct cache_ext_call {
 	u64 lock_wait;
 	u64 away;
 	bool over;
+	bool irqs_off;
 	struct preempt_notifier follow;
 	struct cache_ext_call *top;
 	u64 off_clock;
@@ -156,6 +160,14 @@ struct cache_ext_budget {
 
 extern struct cache_ext_budget cache_ext_budgets[2];
 
+/*
+ * The budget, in nanoseconds, of a call entered with interrupts off
+ * (cache_ext.irqs_off_budget_us; eject.c): its CPU takes no interrupt and
+ * runs no other task meanwhile, so it is bounded far below the budget of
+ * its kind of callback.
+ */
+extern u64 cache_ext_irqs_off_budget;
+
 static inline const struct cache_ext_budget *
 cache_ext_budget(enum cache_ext_timed cb)
 {
@@ -179,8 +191,8 @@ static inline u64 cache_ext_irq_time(void)
 }
 
 /* eject.c: charge a callback's time; preemption is disabled */
-void cache_ext_note_time(struct cache_ext_binding *binding,
-			 enum cache_ext_timed cb, u64 took, u64 now, bool cut);
+void cache_ext_note_time(const struct cache_ext_call *call, u64 took,
+			 u64 now);
 
 /*
  * The clock calls are timed with: this CPU's sched_clock(), which a call
@@ -195,6 +207,21 @@ void cache_ext_note_time(struct cache_ext_binding *binding,
 static inline u64 cache_ext_clock(void)
 {
 	return sched_clock();
+}
+
+/*
+ * Show @outer, the outermost call of the task running here, to the
+ * watchdog: when it is entered, and when its task runs again after being
+ * preempted in it.  Preemption is disabled.
+ */
+static inline void cache_ext_watch_call(const struct cache_ext_call *outer)
+{
+	struct cache_ext_watch *w = this_cpu_ptr(&cache_ext_watch);
+
+	w->start = outer->start_jiffies;
+	w->cb = outer->cb;
+	/* Pairs with the watchdog's acquire (eject.c). */
+	smp_store_release(&w->binding, outer->binding);
 }
 
 /* call.c: puts a preempted task's calls aside, and back */
@@ -239,18 +266,17 @@ static inline void cache_ext_enter(struct cache_ext_call *call,
 	 * the i_pages lock) jiffies may not move, the tick that advances
 	 * them being perhaps this CPU's, so it reads it from the start.
 	 */
-	if (irqs_disabled())
+	call->irqs_off = irqs_disabled();
+	if (call->irqs_off) {
+		call->budget = min(call->budget,
+				   READ_ONCE(cache_ext_irqs_off_budget));
 		call->check_from = call->start_jiffies - 1;
-	else
+	} else {
 		call->check_from = call->start_jiffies +
 				   READ_ONCE(cache_ext_budget(cb)->jiffies) - 1;
+	}
 	if (!call->prev) {
-		struct cache_ext_watch *w = this_cpu_ptr(&cache_ext_watch);
-
-		w->start = call->start_jiffies;
-		w->cb = cb;
-		/* Pairs with the watchdog's acquire (eject.c). */
-		smp_store_release(&w->binding, b);
+		cache_ext_watch_call(call);
 		/* An interrupt is not switched out before it returns. */
 		if (in_task()) {
 			preempt_notifier_init(&call->follow,
@@ -295,7 +321,7 @@ static inline u64 cache_ext_leave(struct cache_ext_call *call)
 			preempt_notifier_unregister(&call->follow);
 	}
 	this_cpu_write(cache_ext_running, call->prev);
-	cache_ext_note_time(call->binding, call->cb, took, now, call->over);
+	cache_ext_note_time(call, took, now);
 	preempt_enable();
 	migrate_enable();
 	return took;

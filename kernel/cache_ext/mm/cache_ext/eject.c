@@ -232,6 +232,44 @@ module_param_cb(event_budget_ms, &budget_ops, &event_budget_ms, 0644);
 MODULE_PARM_DESC(event_budget_ms,
 		 "ms one event callback (folio_added, ...) may take; 4 in a row over it eject");
 
+/*
+ * A call entered with interrupts off holds its CPU against everything,
+ * interrupts included, and the i_pages lock of its mapping against every
+ * other CPU that looks the file's pages up: its loops are ended, and its
+ * kfuncs fail, past a millisecond, not past the event budget (which,
+ * generous for emulated machines, would leave interrupts off for up to
+ * twice 200 ms).  A policy's folio_removed() deletes what it kept of a
+ * folio, microseconds even when emulated; one that overruns is ejected
+ * like any other (cache_ext_note_time()).  The lower of this and the
+ * callback's budget applies.
+ */
+#define DEFAULT_IRQS_OFF_BUDGET_US	1000
+
+static unsigned int irqs_off_budget_us = DEFAULT_IRQS_OFF_BUDGET_US;
+u64 cache_ext_irqs_off_budget __read_mostly =
+	(u64)DEFAULT_IRQS_OFF_BUDGET_US * NSEC_PER_USEC;
+
+static int irqs_off_budget_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_uint_minmax(val, kp, 1, UINT_MAX);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(cache_ext_irqs_off_budget,
+		   (u64)irqs_off_budget_us * NSEC_PER_USEC);
+	return 0;
+}
+
+static const struct kernel_param_ops irqs_off_budget_ops = {
+	.set = irqs_off_budget_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(irqs_off_budget_us, &irqs_off_budget_ops, &irqs_off_budget_us,
+		0644);
+MODULE_PARM_DESC(irqs_off_budget_us,
+		 "us a callback called with interrupts off (folio_removed, ...) may take, if less than its budget");
+
 static const char *timed_name(enum cache_ext_timed cb)
 {
 	static const char *const names[CACHE_EXT_NR_TIMED] = {
@@ -343,12 +381,11 @@ static void note_rate(struct cache_ext_binding *binding,
 
 /**
  * cache_ext_note_time - charge a callback's time to its binding
- * @binding: the binding whose callback returned
- * @cb: which callback
+ * @call: the call that returned: its binding, callback and budget, and
+ *	whether the kernel cut it (&cache_ext_call.over: past its budget of
+ *	its own time or of time on its CPU, cache_ext_call_over_budget())
  * @took: nanoseconds it ran, interrupts left out (cache_ext_leave())
  * @now: cache_ext_clock() when it returned, on the CPU it ran on
- * @cut: the call was ended by the kernel, past its budget of its own time
- *	or of time on its CPU (cache_ext_call_over_budget())
  *
  * A call over its budget, or cut, counts one overrun, a call within it
  * clears the count; %CACHE_EXT_OVERRUN_LIMIT overruns in a row eject the
@@ -367,14 +404,16 @@ static void note_rate(struct cache_ext_binding *binding,
  * had migration disabled throughout); for evict_folios(), with the
  * binding's evict_lock held.
  */
-void cache_ext_note_time(struct cache_ext_binding *binding,
-			 enum cache_ext_timed cb, u64 took, u64 now, bool cut)
+void cache_ext_note_time(const struct cache_ext_call *call, u64 took,
+			 u64 now)
 {
+	struct cache_ext_binding *binding = call->binding;
+	enum cache_ext_timed cb = call->cb;
 	atomic_t *overruns = &binding->overruns[cb];
 
 	if (took >= rate_min_ns(cb))
 		note_rate(binding, cb, took, now);
-	if (took <= READ_ONCE(cache_ext_budget(cb)->ns) && !cut) {
+	if (took <= call->budget && !call->over) {
 		if (atomic_read(overruns))
 			atomic_set(overruns, 0);
 		return;
@@ -388,11 +427,11 @@ void cache_ext_note_time(struct cache_ext_binding *binding,
 		cache_ext_eject(binding->policy, cb == CACHE_EXT_T_EVICT ?
 				CACHE_EXT_EJECT_TIMEOUT :
 				CACHE_EXT_EJECT_EVENT_TIMEOUT,
-				"%s took %llu us, %s its %llu us budget, %d times in a row in cgroup %llu",
+				"%s took %llu us, %s its %llu us budget%s, %d times in a row in cgroup %llu",
 				timed_name(cb), took / NSEC_PER_USEC,
-				took > READ_ONCE(cache_ext_budget(cb)->ns) ?
-				"over" : "cut at twice",
-				READ_ONCE(cache_ext_budget(cb)->ns) / NSEC_PER_USEC,
+				took > call->budget ? "over" : "cut at twice",
+				call->budget / NSEC_PER_USEC,
+				call->irqs_off ? " with interrupts off" : "",
 				CACHE_EXT_OVERRUN_LIMIT,
 				cgroup_id(binding->memcg->css.cgroup));
 }
