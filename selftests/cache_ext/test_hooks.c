@@ -795,6 +795,65 @@ TEST(hits_take_no_binding_lock)
 	free(cg);
 }
 
+/*
+ * A folio readahead brought in counts as evicted unread (prefetch_evicted)
+ * only if nothing read it, whether the hit path looks every hit up (lfu
+ * counts uses) or skips the lookup for a folio the kernel marked
+ * referenced (fifo: no use count, no folio_accessed()).  The first
+ * HIT_PAGES pages are read in order, then again HIT_PASSES times (hits
+ * on referenced folios), and the cgroup's page cache is reclaimed: the
+ * count grows by the readahead folios beyond them that were evicted.
+ */
+TEST(prefetched_evicted_only_if_unread)
+{
+	static const char *const policies[] = { "fifo", "lfu" };
+	long long unread, unread_after, before, evicted, read_left;
+	char file[PATH_MAX], *cg;
+	struct policy p;
+	uint64_t id;
+	int i, ret;
+
+	if (!scratch_dir())
+		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
+	ASSERT_EQ(ctl_module_load(), 0);
+	cg = memcg_create("cache_ext_unread");
+	ASSERT_NE(cg, NULL);
+	id = cgroup_id_of(cg);
+	scratch_path(file, sizeof(file), "unread");
+	ASSERT_EQ(make_file(file, HIT_FILE_PAGES), 0);
+
+	for (i = 0; i < (int)(sizeof(policies) / sizeof(policies[0])); i++) {
+		ASSERT_EQ(policy_attach(&p, policies[i], NULL, id, NULL), 0);
+		ASSERT_EQ(drop_file_cache(file), 0);
+		ASSERT_EQ(cg_run(cg, read_head, file), 0);
+		ASSERT_EQ(cg_run(cg, read_hits, file), 0);
+		unread = cached_range(file, HIT_PAGES,
+				      HIT_FILE_PAGES - HIT_PAGES);
+		before = binding_stat(id, "prefetch_evicted ");
+		ret = cg_write(cg, "memory.reclaim", "64M");
+		ASSERT_TRUE(ret == 0 || ret == -EAGAIN)
+			TH_LOG("memory.reclaim: %d", ret);
+		unread_after = cached_range(file, HIT_PAGES,
+					    HIT_FILE_PAGES - HIT_PAGES);
+		evicted = binding_stat(id, "prefetch_evicted ") - before;
+		read_left = cached_range(file, 0, HIT_PAGES);
+		TH_LOG("%s: %lld readahead folios unread, %lld of them evicted, %lld counted; %lld of %d read ones left",
+		       policies[i], unread, unread - unread_after, evicted,
+		       read_left, HIT_PAGES);
+		EXPECT_GT(unread, 0) TH_LOG("%s: no readahead", policies[i]);
+		EXPECT_GT(unread - unread_after, 0)
+			TH_LOG("%s: reclaim evicted none", policies[i]);
+		EXPECT_EQ(evicted, unread - unread_after) TH_LOG("%s", policies[i]);
+		EXPECT_LT(read_left, HIT_PAGES)
+			TH_LOG("%s: no read folio evicted", policies[i]);
+		policy_detach(&p);
+	}
+
+	unlink(file);
+	cg_destroy(cg);
+	free(cg);
+}
+
 #define INSERT_PAGES	2048
 
 /*

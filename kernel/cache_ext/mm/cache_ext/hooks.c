@@ -271,6 +271,18 @@ void __cache_ext_folio_accessed(struct folio *folio)
 	if (!binding)
 		goto out;
 	this_cpu_inc(binding->stats.effect->accesses);
+	/*
+	 * Referenced already: readahead inserts folios unreferenced, and
+	 * the first access of one clears its prefetched bit here before the
+	 * kernel marks it (reclaim and MGLRU report a use through a mapping
+	 * before they mark it; the BPF contract names the uses no hook is
+	 * told of), so a referenced folio has no prefetched bit to clear.
+	 * A policy that neither counts uses nor listens needs nothing more
+	 * of this hit: it costs no lookup.
+	 */
+	if (!binding->count_refs && !binding->ops->folio_accessed &&
+	    folio_test_referenced(folio))
+		goto out;
 	tell_folio_accessed(binding, folio, note_folio_used(binding, folio));
 out:
 	rcu_read_unlock();

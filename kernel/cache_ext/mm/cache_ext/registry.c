@@ -325,6 +325,24 @@ static u32 chain_find_rcu(struct cache_ext_registry *reg,
 	return 0;
 }
 
+/*
+ * Whether node @idx names @pfn, read without the lock as chain_find_rcu()
+ * reads each node of a chain.
+ */
+static bool node_names_pfn_rcu(struct cache_ext_registry *reg, u32 idx,
+			       u64 pfn)
+{
+	struct cache_ext_node n;
+
+	if (!idx)
+		return false;
+	/* Pairs with the release in registry_grow(). */
+	if (idx >= smp_load_acquire(&reg->nr_chunks) * CACHE_EXT_CHUNK_NODES)
+		return false;
+	n = node_read_once(reg_node(reg, idx));
+	return node_has_pfn(&n, pfn);
+}
+
 /**
  * cache_ext_registry_lookup_rcu - find the node of a folio without the lock
  * @b: a published binding
@@ -336,16 +354,30 @@ static u32 chain_find_rcu(struct cache_ext_registry *reg,
  * one, then, if the resize ended meanwhile, the table that replaced the
  * old one.  See the top of this file for what a racing change can do.
  *
+ * First, though, the folio this CPU inserted last (&cache_ext_stash): a
+ * read that missed marks the folio it brought in accessed right after
+ * the insertion.  A stale record (the task moved to another CPU, the
+ * folio removed since, its node reused) names a node that does not name
+ * @folio's pfn, and costs the walk only.
+ *
  * Return: the node's index, or 0 if it was not found.
  */
 u32 cache_ext_registry_lookup_rcu(struct cache_ext_binding *b,
 				  struct folio *folio)
 {
 	struct cache_ext_registry *reg = &b->registry;
+	struct cache_ext_stash *stash = raw_cpu_ptr(reg->stash);
 	struct cache_ext_buckets *t0, *t;
 	u64 pfn = folio_pfn(folio);
-	u32 h = pfn_hash(pfn), idx;
+	u32 h, idx;
 
+	if (READ_ONCE(stash->last_folio) == folio) {
+		idx = READ_ONCE(stash->last_idx);
+		if (node_names_pfn_rcu(reg, idx, pfn))
+			return idx;
+	}
+
+	h = pfn_hash(pfn);
 	rcu_read_lock();
 	t0 = rcu_dereference(reg->buckets[0]);
 	idx = chain_find_rcu(reg, t0, h, pfn);
@@ -673,6 +705,8 @@ void cache_ext_registry_commit(struct cache_ext_binding *binding,
 	bucket_publish(bucket, ins->idx);
 	reg->nr++;
 	stash = this_cpu_ptr(reg->stash);
+	WRITE_ONCE(stash->last_folio, ins->folio);
+	WRITE_ONCE(stash->last_idx, ins->idx);
 	if (stash->nr < CACHE_EXT_STASH_NODES / 2)
 		stash_fill(reg, stash, CACHE_EXT_STASH_NODES);
 	maybe_resize(binding);

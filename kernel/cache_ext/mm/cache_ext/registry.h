@@ -171,13 +171,22 @@ struct cache_ext_registry {
  * struct cache_ext_stash - free nodes of one CPU's insertions
  * @nr: nodes in @idx
  * @idx: their indices
+ * @last_folio: the folio whose insertion this CPU committed last
+ * @last_idx: its node then.  A read that missed marks the folio it
+ *	brought in accessed right after inserting it:
+ *	cache_ext_registry_lookup_rcu() finds that folio's node here, once
+ *	it has checked the node still names it, instead of in the hash
  *
  * Used with preemption disabled: get_cpu_ptr(), or under the binding's
- * lock.
+ * lock; but @last_folio and @last_idx, which are written under the lock
+ * and read without it, from any CPU (a lookup may have been preempted
+ * and moved), each with one access.
  */
 struct cache_ext_stash {
 	u32 nr;
 	u32 idx[CACHE_EXT_STASH_NODES];
+	u32 last_idx;
+	struct folio *last_folio;
 };
 
 /**
