@@ -250,8 +250,14 @@ static int run_setup(int s, struct result *res, long *evict_calls)
 	long before = 0;
 
 	if (s == FIFO_CTL) {
-		if (ctl_module_load())
+		int err = ctl_module_load();
+
+		if (err) {
+			fprintf(stderr, "core_overhead: cannot load cache_ext_ctl from %s: %s (set CACHE_EXT_CTL_KO to the module built for this kernel, on a path the guest sees)\n",
+				getenv("CACHE_EXT_CTL_KO") ?: "$CACHE_EXT_CTL_KO (unset)",
+				strerror(-err));
 			return -1;
+		}
 		before = fifo_evict_calls();
 	}
 	if (run_once(cg[s], res))
