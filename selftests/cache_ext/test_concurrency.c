@@ -748,15 +748,28 @@ static unsigned int wakes_in_spins(const struct hostile *skel,
 	return wakes;
 }
 
-/* The recorded spins of @skel that ended before @ns: their loops were cut. */
-static unsigned int spins_cut(const struct hostile *skel, uint64_t ns)
+/*
+ * The recorded spins of @skel that ended before @ns: their loops were cut.
+ * Each is logged with its iterations: fewer than the loop's bound, the
+ * kernel ended it.
+ */
+static unsigned int spins_cut(struct __test_metadata *_metadata,
+			      const struct hostile *skel, uint64_t ns)
 {
 	unsigned int i, n = skel->bss->nr_spans, cut = 0;
 
 	if (n > ARRAY_SIZE(skel->bss->spans))
 		n = ARRAY_SIZE(skel->bss->spans);
-	for (i = 0; i < n; i++)
-		cut += skel->bss->spans[i].end - skel->bss->spans[i].start < ns;
+	for (i = 0; i < n; i++) {
+		uint64_t took = skel->bss->spans[i].end - skel->bss->spans[i].start;
+
+		if (took >= ns)
+			continue;
+		TH_LOG("spin %u of %u cut after %.3f ms, %u iterations, CPU %u to %u",
+		       i, n, took / 1e6, skel->bss->spans[i].iters,
+		       skel->bss->spans[i].cpu_start, skel->bss->spans[i].cpu_end);
+		cut++;
+	}
 	return cut;
 }
 
@@ -826,7 +839,7 @@ TEST_F_TIMEOUT(conc, callbacks_preemptible, 600)
 		/* Its wakes inside spins had it woken as often there. */
 		even = log->end > log->start ?
 		       spin_ms * log->nr / ((log->end - log->start) / 1e6) : 0;
-		cut = spins_cut(skel, 100000000);
+		cut = spins_cut(_metadata, skel, 100000000);
 		TH_LOG("%s: %u spins (%u cut short), %.0f ms of them on CPU 0 (overlapping: the readers preempt each other); a real-time task on CPU 0 woke %u times, %u times inside a spin (counted for each spin it was inside; %.0f at its rate)",
 		       kinds[k], skel->bss->nr_spans, cut, spin_ms, log->nr,
 		       wakes, even);

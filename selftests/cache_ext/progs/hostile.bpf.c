@@ -94,22 +94,27 @@ void CACHE_EXT_OP(dup_evict, struct cache_ext_eviction_ctx *req,
 /*
  * The first spins, in bpf_ktime_get_ns() (CLOCK_MONOTONIC) and the CPU
  * each began and ended on, for conc.callbacks_preemptible: what another
- * task did on that CPU meanwhile.
+ * task did on that CPU meanwhile; and the iterations each made, so that a
+ * spin cut short tells whether the kernel ended its loop (fewer than
+ * SPIN_ITERS) or the loop ran out.
  */
 #define NR_SPANS 64
+#define SPIN_ITERS (1 << 23)
 struct {
 	__u64 start, end;
 	__u32 cpu_start, cpu_end;
+	__u32 iters;
 } spans[NR_SPANS];
 __u32 nr_spans;
 
 static void spin(__u64 ns)
 {
 	__u64 start = bpf_ktime_get_ns();
-	__u32 cpu = bpf_get_smp_processor_id(), slot;
+	__u32 cpu = bpf_get_smp_processor_id(), slot, n = 0;
 	int i;
 
-	bpf_for(i, 0, 1 << 23) {
+	bpf_for(i, 0, SPIN_ITERS) {
+		n++;
 		if (bpf_ktime_get_ns() - start > ns)
 			break;
 	}
@@ -119,6 +124,7 @@ static void spin(__u64 ns)
 		spans[slot].end = bpf_ktime_get_ns();
 		spans[slot].cpu_start = cpu;
 		spans[slot].cpu_end = bpf_get_smp_processor_id();
+		spans[slot].iters = n;
 	}
 }
 
