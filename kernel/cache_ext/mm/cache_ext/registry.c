@@ -247,6 +247,25 @@ u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
 	return hash_find(&b->registry, folio_pfn(folio));
 }
 
+/*
+ * Whether node @idx names @pfn, read without the lock as chain_find_rcu()
+ * reads each node of a chain: for an index remembered outside the hash
+ * (the running call's, the CPU's last insertion).
+ */
+static bool node_names_pfn_rcu(struct cache_ext_registry *reg, u32 idx,
+			       u64 pfn)
+{
+	struct cache_ext_node n;
+
+	if (!idx)
+		return false;
+	/* Pairs with the release in registry_grow(). */
+	if (idx >= smp_load_acquire(&reg->nr_chunks) * CACHE_EXT_CHUNK_NODES)
+		return false;
+	n = node_read_once(reg_node(reg, idx));
+	return node_has_pfn(&n, pfn);
+}
+
 /**
  * cache_ext_call_node - the node the running call recorded for a folio
  * @b: the binding, locked or not
@@ -262,14 +281,11 @@ u32 cache_ext_registry_lookup(struct cache_ext_binding *b,
 u32 cache_ext_call_node(struct cache_ext_binding *b, struct folio *folio)
 {
 	struct cache_ext_call *call = cache_ext_current_call();
-	struct cache_ext_node n;
 
-	if (!call || call->folio != folio || call->binding != b ||
-	    !call->index ||
-	    call->index >= READ_ONCE(b->registry.nr_chunks) * CACHE_EXT_CHUNK_NODES)
+	if (!call || call->folio != folio || call->binding != b)
 		return 0;
-	n = node_read_once(reg_node(&b->registry, call->index));
-	return node_has_pfn(&n, folio_pfn(folio)) ? call->index : 0;
+	return node_names_pfn_rcu(&b->registry, call->index,
+				  folio_pfn(folio)) ? call->index : 0;
 }
 
 /**
@@ -323,24 +339,6 @@ static u32 chain_find_rcu(struct cache_ext_registry *reg,
 		idx = n.hnext;
 	}
 	return 0;
-}
-
-/*
- * Whether node @idx names @pfn, read without the lock as chain_find_rcu()
- * reads each node of a chain.
- */
-static bool node_names_pfn_rcu(struct cache_ext_registry *reg, u32 idx,
-			       u64 pfn)
-{
-	struct cache_ext_node n;
-
-	if (!idx)
-		return false;
-	/* Pairs with the release in registry_grow(). */
-	if (idx >= smp_load_acquire(&reg->nr_chunks) * CACHE_EXT_CHUNK_NODES)
-		return false;
-	n = node_read_once(reg_node(reg, idx));
-	return node_has_pfn(&n, pfn);
 }
 
 /**
