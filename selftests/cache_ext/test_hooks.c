@@ -796,6 +796,18 @@ TEST(hits_take_no_binding_lock)
 }
 
 /*
+ * Reclaim @amount (memory.reclaim's syntax) of @cg: its policy's
+ * evict_folios() runs.  -EAGAIN: less was there to reclaim.
+ */
+static void reclaim(struct __test_metadata *_metadata, const char *cg,
+		    char *amount)
+{
+	int ret = cg_write(cg, "memory.reclaim", amount);
+
+	ASSERT_TRUE(ret == 0 || ret == -EAGAIN) TH_LOG("memory.reclaim: %d", ret);
+}
+
+/*
  * A folio readahead brought in counts as evicted unread (prefetch_evicted)
  * only if nothing read it, whether the hit path looks every hit up (lfu
  * counts uses) or skips the lookup for a folio the kernel marked
@@ -811,7 +823,7 @@ TEST(prefetched_evicted_only_if_unread)
 	char file[PATH_MAX], *cg;
 	struct policy p;
 	uint64_t id;
-	int i, ret;
+	int i;
 
 	if (!scratch_dir())
 		SKIP(return, "CACHE_EXT_SCRATCH is not set (run in the VM)");
@@ -830,9 +842,7 @@ TEST(prefetched_evicted_only_if_unread)
 		unread = cached_range(file, HIT_PAGES,
 				      HIT_FILE_PAGES - HIT_PAGES);
 		before = binding_stat(id, "prefetch_evicted ");
-		ret = cg_write(cg, "memory.reclaim", "64M");
-		ASSERT_TRUE(ret == 0 || ret == -EAGAIN)
-			TH_LOG("memory.reclaim: %d", ret);
+		reclaim(_metadata, cg, "64M");
 		unread_after = cached_range(file, HIT_PAGES,
 					    HIT_FILE_PAGES - HIT_PAGES);
 		evicted = binding_stat(id, "prefetch_evicted ") - before;
@@ -954,14 +964,6 @@ static int read_last_two(const char *cgroup, void *path)
 	return ret;
 }
 
-/* Reclaim a little of @cg: its policy's evict_folios() runs. */
-static void reclaim_some(struct __test_metadata *_metadata, const char *cg)
-{
-	int ret = cg_write(cg, "memory.reclaim", "64K");
-
-	ASSERT_TRUE(ret == 0 || ret == -EAGAIN) TH_LOG("memory.reclaim: %d", ret);
-}
-
 /*
  * CACHE_EXT_OPS_COUNT_REFS: with no folio_accessed(), the kernel counts
  * each folio's uses and bpf_cache_ext_folio_take_refs() hands the count
@@ -996,7 +998,7 @@ TEST(take_refs_counts_each_use)
 	ASSERT_NE(refs, NULL);
 	ASSERT_EQ(cg_run(cg, read_cycle, file), 0);
 	ASSERT_EQ(cached_range(file, 0, REFS_PAGES), REFS_PAGES);
-	reclaim_some(_metadata, cg);
+	reclaim(_metadata, cg, "64K");
 	calls = *(__u64 *)policy_var(&p, "nr_calls");
 	ASSERT_GT(calls, 0) TH_LOG("memory.reclaim called no evict_folios()");
 	for (i = 0; i < REFS_PAGES; i++) {
@@ -1013,7 +1015,7 @@ TEST(take_refs_counts_each_use)
 		TH_LOG("take_refs said %d", *(int *)policy_var(&p, "other_err"));
 
 	/* Taken once: another look without reads finds nothing new. */
-	reclaim_some(_metadata, cg);
+	reclaim(_metadata, cg, "64K");
 	EXPECT_GT(*(__u64 *)policy_var(&p, "nr_calls"), calls);
 	for (i = 0, expect = 0; i < REFS_PAGES; i++)
 		expect += refs[i];
@@ -1023,7 +1025,7 @@ TEST(take_refs_counts_each_use)
 	hot[0] = refs[REFS_PAGES - 1];
 	hot[1] = refs[REFS_PAGES - 2];
 	ASSERT_EQ(cg_run(cg, read_last_two, file), 0);
-	reclaim_some(_metadata, cg);
+	reclaim(_metadata, cg, "64K");
 	TH_LOG("after %d reads each: %u and %u more", REFS_HOT_READS,
 	       refs[REFS_PAGES - 1] - hot[0], refs[REFS_PAGES - 2] - hot[1]);
 	EXPECT_EQ(refs[REFS_PAGES - 1] - hot[0], 255);
@@ -1038,7 +1040,7 @@ TEST(take_refs_counts_each_use)
 	/* Without the flag: refused, and nothing counted. */
 	ASSERT_EQ(policy_attach(&p, "take_refs_off", NULL, id, NULL), 0);
 	ASSERT_EQ(cg_run(cg, read_cycle, file), 0);
-	reclaim_some(_metadata, cg);
+	reclaim(_metadata, cg, "64K");
 	EXPECT_GT(*(__u64 *)policy_var(&p, "nr_unsupported"), 0);
 	EXPECT_EQ(*(__u64 *)policy_var(&p, "nr_taken"), 0);
 	EXPECT_EQ(*(__u64 *)policy_var(&p, "nr_other"), 0);
