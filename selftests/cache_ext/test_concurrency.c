@@ -7,9 +7,11 @@
  * not, an event callback included), and a call past its budget refused
  * more work.  A slow policy stalls no other task: reclaimers do not wait
  * for each other's policy call, and callbacks slow on every folio or
- * every eviction are ejected by their time per second.  A callback whose loops never end
- * on their own ends anyway, and nothing waits for it.  A callback is
- * preemptible where its call site is: another task gets its CPU.
+ * every eviction are ejected by their time per second.  A callback whose
+ * loops never end on their own ends anyway, and nothing waits for it; one
+ * that interrupts keep from running its budget ends at twice its budget of
+ * time on its CPU.  A callback is preemptible where its call site is:
+ * another task gets its CPU.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -668,6 +670,62 @@ TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
 		bpf_link__destroy(link);
 		hostile__destroy(skel);
 	}
+}
+
+/*
+ * evict_folios() loops without end (nested bpf_loop(), no kfunc) in a
+ * reader on CPU 0, and while it runs, the tick's interrupt there spins
+ * 3.5 ms of its 4 (a BPF program on update_process_times()): seven
+ * eighths of the call's time is an interrupt's, which is not its own.
+ * Each call ends at twice its 200 ms budget of time on its CPU, less than
+ * 700 ms after it began, though its own time is within its budget; such a
+ * cut counts as an overrun, and four in a row eject the policy, saying
+ * so.  Before calls had that bound, such a call kept its CPU until its
+ * own time reached the budget, 1.6 s, or the watchdog ejected its policy,
+ * after a second.  Needs CONFIG_IRQ_TIME_ACCOUNTING (without it, a call's
+ * own time includes its interrupts) and kprobes (see config).
+ */
+TEST_F_TIMEOUT(conc, interrupted_call_ended, 300)
+{
+	struct bpf_link *link, *tick;
+	struct hostile *skel;
+	pid_t reader;
+	int i;
+
+	ASSERT_EQ(make_files(self, 1), 0);
+	link = attach_hostile(self->cg_id[0], "hostile_loop", &skel);
+	ASSERT_NE(link, NULL);
+	tick = bpf_program__attach(skel->progs.irq_spin);
+	ASSERT_NE(tick, NULL);
+	skel->bss->irq_spin_ns = 3500000;
+	reader = cg_run_nowait(self->cg[0], scan_file, self->file[0]);
+	ASSERT_GT(reader, 0);
+	ASSERT_EQ(split_cpus(&reader, 1), 0);
+	for (i = 0; i < 1200 && !skel->bss->nr_exits; i++)
+		usleep(50000);
+	/* The interrupt spins until the reader's last call has ended. */
+	kill(reader, SIGKILL);
+	waitpid(reader, NULL, 0);
+	skel->bss->irq_spin_ns = 0;
+	any_cpu();
+	TH_LOG("%llu runaway calls, %llu ended; the longest took %.0f ms, %.0f ms of it its task's; the tick spun %.0f ms in all; exit() told '%s'",
+	       skel->bss->nr_runaway_calls, skel->bss->nr_runaway_ended,
+	       skel->bss->max_runaway_wall_ns / 1e6,
+	       skel->bss->max_runaway_ns / 1e6, skel->bss->irq_spun_ns / 1e6,
+	       skel->bss->exit_msg);
+	EXPECT_GE(skel->bss->nr_runaway_ended, 4);
+	EXPECT_EQ(skel->bss->nr_runaway_ended, skel->bss->nr_runaway_calls);
+	EXPECT_LT(skel->bss->max_runaway_wall_ns, 700000000ULL);
+	EXPECT_LT(skel->bss->max_runaway_ns, 200000000ULL);
+	EXPECT_EQ(trace_ejections("hostile_loop"), 1);
+	EXPECT_NE(strstr(skel->bss->exit_msg,
+			 "evict_folios() took"), NULL);
+	EXPECT_NE(strstr(skel->bss->exit_msg,
+			 "cut at twice its 200000 us budget, 4 times in a row"),
+		  NULL);
+	bpf_link__destroy(tick);
+	bpf_link__destroy(link);
+	hostile__destroy(skel);
 }
 
 #define PROBE_WAKES	16384

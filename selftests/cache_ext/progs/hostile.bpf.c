@@ -225,11 +225,42 @@ static long runaway_elems(struct bpf_map *map, __u32 *key, __u32 *value,
 }
 
 /*
+ * For conc.interrupted_call_ended: the CPU of the runaway bpf_loop() call
+ * running, + 1 (0 for none), and how long the tick's interrupt spins
+ * there, of its 1/HZ, while it runs (0: not at all); the time it spun.
+ */
+__u32 runaway_cpu;
+__u64 irq_spin_ns, irq_spun_ns;
+
+static long irq_spin_step(__u64 i, void *start)
+{
+	return bpf_ktime_get_ns() - *(__u64 *)start > irq_spin_ns;
+}
+
+/*
+ * Every tick, in its interrupt: on the CPU of a runaway call, spin
+ * irq_spin_ns, time the call sits through and is not charged for.
+ */
+SEC("kprobe/update_process_times")
+int irq_spin(struct pt_regs *ctx)
+{
+	__u64 start;
+
+	if (!irq_spin_ns || runaway_cpu != bpf_get_smp_processor_id() + 1)
+		return 0;
+	start = bpf_ktime_get_ns();
+	bpf_loop(1 << 22, irq_spin_step, &start, 0);
+	__sync_fetch_and_add(&irq_spun_ns, bpf_ktime_get_ns() - start);
+	return 0;
+}
+
+/*
  * Record that a runaway call that began at @start (bpf_ktime_get_ns()),
  * with its task's run time at @run, has returned.
  */
 static void runaway_returned(__u64 start, __u64 run)
 {
+	runaway_cpu = 0;
 	__sync_fetch_and_add(&nr_runaway_ended, 1);
 	raise_max(&max_runaway_ns, task_run_ns() - run);
 	raise_max(&max_runaway_wall_ns, bpf_ktime_get_ns() - start);
@@ -241,6 +272,7 @@ static void runaway_bpf_loop(void)
 	__u64 start = bpf_ktime_get_ns(), run = task_run_ns();
 
 	__sync_fetch_and_add(&nr_runaway_calls, 1);
+	runaway_cpu = bpf_get_smp_processor_id() + 1;
 	bpf_loop(1 << 23, runaway_outer, NULL, 0);
 	runaway_returned(start, run);
 }
