@@ -898,13 +898,16 @@ TEST_F_TIMEOUT(conc, callbacks_preemptible, 600)
 		even = log->end > log->start ?
 		       spin_ms * log->nr / ((log->end - log->start) / 1e6) : 0;
 		cut = spins_cut(_metadata, skel, 100000000);
-		TH_LOG("%s: %u spins (%u cut short), %.0f ms of them on CPU 0 (overlapping: the readers preempt each other); a real-time task on CPU 0 woke %u times, %u times inside a spin (counted for each spin it was inside; %.0f at its rate)",
+		TH_LOG("%s: %u spins (%u cut short), %.0f ms of them on CPU 0 (overlapping: the readers preempt each other); a real-time task on CPU 0 woke %u times, %u times inside a spin (counted for each spin it was inside; %.0f at its rate); %ld ejections%s%s",
 		       kinds[k], skel->bss->nr_spans, cut, spin_ms, log->nr,
-		       wakes, even);
+		       wakes, even, trace_ejections(kinds[k]),
+		       skel->bss->nr_exits ? ": " : "",
+		       skel->bss->nr_exits ? skel->bss->exit_msg : "");
 		EXPECT_EQ(probe, 0) TH_LOG("%s", kinds[k]);
 		EXPECT_GE(spin_ms, 200) TH_LOG("%s", kinds[k]);
 		EXPECT_GE(wakes, even / 4) TH_LOG("%s", kinds[k]);
 		EXPECT_EQ(cut, 0) TH_LOG("%s", kinds[k]);
+		EXPECT_EQ(trace_ejections(kinds[k]), 0) TH_LOG("%s", kinds[k]);
 		bpf_link__destroy(link);
 		hostile__destroy(skel);
 	}

@@ -352,10 +352,13 @@ static void note_rate(struct cache_ext_binding *binding,
 		w = &this_cpu_ptr(binding->stats.rate)->event[cb - 1];
 	}
 	/*
-	 * A window begins where the call that opens it began, so the calls
-	 * counted in one all ran within it (nested calls aside): calls that
-	 * run one at a time, on one CPU or under one lock, cannot sum to more
-	 * than the second, and 1000 ms is no bound.  The evict_folios()
+	 * A window begins where the call that opens it began, less the time
+	 * it was preempted.  Calls that run one at a time then sum to no more
+	 * than the second; but the calls of one CPU may be preempted by each
+	 * other, and a window counts the whole time of a call that ends in
+	 * it, some of which may have run before it began: two readers on a
+	 * CPU, each in a folio_accessed() of 100 ms, summed past a second.
+	 * So 1000 ms, no bound, is not left to the sum.  The evict_folios()
 	 * window compares the clocks of the CPUs its calls ran on; their skew
 	 * is small next to a second, and a negative one only restarts it.
 	 */
@@ -364,7 +367,7 @@ static void note_rate(struct cache_ext_binding *binding,
 		w->ns = 0;
 	}
 	w->ns += min(took, READ_ONCE(cache_ext_budget(cb)->ns));
-	if (w->ns <= budget)
+	if (w->ns <= budget || budget >= NSEC_PER_SEC)
 		return;
 	if (cb == CACHE_EXT_T_EVICT)
 		cache_ext_eject(binding->policy, CACHE_EXT_EJECT_TIMEOUT,
