@@ -673,17 +673,54 @@ TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
 }
 
 /*
+ * Whether the scheduler leaves interrupt time out of a task's run time, as
+ * the kernel leaves it out of a call's: this task spins 300 ms on CPU 0
+ * while @skel's tick spins there, and must not have been charged for half
+ * of the tick's spins.  Not where there is no CONFIG_IRQ_TIME_ACCOUNTING, or where
+ * x86 turned it off on finding the TSC unstable (a loaded host can make a
+ * guest's clocksource watchdog do that).
+ */
+static bool irq_time_apart(struct hostile *skel)
+{
+	uint64_t start, spun = skel->bss->irq_spun_ns;
+	struct timespec t0, t1;
+	cpu_set_t set;
+	double ran;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return false;
+	skel->bss->runaway_cpu = 1;
+	skel->bss->irq_spin_ns = 3500000;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	start = now_us();
+	while (now_us() - start < 300000)
+		;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	skel->bss->irq_spin_ns = 0;
+	skel->bss->runaway_cpu = 0;
+	any_cpu();
+	ran = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	spun = skel->bss->irq_spun_ns - spun;
+	return spun && ran < (now_us() - start) / 1e3 - spun / 2e6;
+}
+
+/*
  * evict_folios() loops without end (nested bpf_loop(), no kfunc) in a
  * reader on CPU 0, and while it runs, the tick's interrupt there spins
  * 3.5 ms of its 4 (a BPF program on update_process_times()): seven
- * eighths of the call's time is an interrupt's, which is not its own.
- * Each call ends at twice its 200 ms budget of time on its CPU, less than
- * 700 ms after it began, though its own time is within its budget; such a
- * cut counts as an overrun, and four in a row eject the policy, saying
- * so.  Before calls had that bound, such a call kept its CPU until its
- * own time reached the budget, 1.6 s, or the watchdog ejected its policy,
- * after a second.  Needs CONFIG_IRQ_TIME_ACCOUNTING (without it, a call's
- * own time includes its interrupts) and kprobes (see config).
+ * eighths of the call's time on its CPU is an interrupt's, which is not
+ * its own.  Each call ends by twice its 200 ms budget of time on its CPU
+ * (its task's run time and the interrupts meanwhile), at 400 ms: under
+ * 900 ms, however late a busy host lets its loop look at the clock; such
+ * a cut counts as an overrun, and four in a row eject the policy.  Before calls had
+ * that bound, such a call kept its CPU until its own time reached the
+ * budget, 1.6 s, or the watchdog ejected its policy, after a second.  On a
+ * busy host the interrupt's share falls (the spins leave the call time
+ * after delayed ticks), and calls may end at their own budget first.
+ * Needs interrupt time accounted apart (irq_time_apart(); the test skips
+ * without it) and kprobes (see config).
  */
 TEST_F_TIMEOUT(conc, interrupted_call_ended, 300)
 {
@@ -697,6 +734,15 @@ TEST_F_TIMEOUT(conc, interrupted_call_ended, 300)
 	ASSERT_NE(link, NULL);
 	tick = bpf_program__attach(skel->progs.irq_spin);
 	ASSERT_NE(tick, NULL);
+	if (!irq_time_apart(skel)) {
+		bool tsc = kmsg_contains("Marking TSC unstable") == 1;
+
+		bpf_link__destroy(tick);
+		bpf_link__destroy(link);
+		hostile__destroy(skel);
+		SKIP(return, "interrupt time is not accounted apart%s",
+		     tsc ? " (the TSC was marked unstable)" : "");
+	}
 	skel->bss->irq_spin_ns = 3500000;
 	reader = cg_run_nowait(self->cg[0], scan_file, self->file[0]);
 	ASSERT_GT(reader, 0);
@@ -708,20 +754,18 @@ TEST_F_TIMEOUT(conc, interrupted_call_ended, 300)
 	waitpid(reader, NULL, 0);
 	skel->bss->irq_spin_ns = 0;
 	any_cpu();
-	TH_LOG("%llu runaway calls, %llu ended; the longest took %.0f ms, %.0f ms of it its task's; the tick spun %.0f ms in all; exit() told '%s'",
+	TH_LOG("%llu runaway calls, %llu ended; the longest took %.0f ms, %.0f ms of it on its CPU, its task's %.0f ms at most; the tick spun %.0f ms in all; exit() told '%s'",
 	       skel->bss->nr_runaway_calls, skel->bss->nr_runaway_ended,
 	       skel->bss->max_runaway_wall_ns / 1e6,
+	       skel->bss->max_runaway_cpu_ns / 1e6,
 	       skel->bss->max_runaway_ns / 1e6, skel->bss->irq_spun_ns / 1e6,
 	       skel->bss->exit_msg);
 	EXPECT_GE(skel->bss->nr_runaway_ended, 4);
 	EXPECT_EQ(skel->bss->nr_runaway_ended, skel->bss->nr_runaway_calls);
-	EXPECT_LT(skel->bss->max_runaway_wall_ns, 700000000ULL);
-	EXPECT_LT(skel->bss->max_runaway_ns, 200000000ULL);
+	EXPECT_LT(skel->bss->max_runaway_cpu_ns, 900000000ULL);
 	EXPECT_EQ(trace_ejections("hostile_loop"), 1);
-	EXPECT_NE(strstr(skel->bss->exit_msg,
-			 "evict_folios() took"), NULL);
-	EXPECT_NE(strstr(skel->bss->exit_msg,
-			 "cut at twice its 200000 us budget, 4 times in a row"),
+	EXPECT_NE(strstr(skel->bss->exit_msg, "evict_folios() took"), NULL);
+	EXPECT_NE(strstr(skel->bss->exit_msg, "200000 us budget, 4 times in a row"),
 		  NULL);
 	bpf_link__destroy(tick);
 	bpf_link__destroy(link);

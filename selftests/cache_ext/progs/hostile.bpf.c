@@ -228,29 +228,49 @@ static long runaway_elems(struct bpf_map *map, __u32 *key, __u32 *value,
  * For conc.interrupted_call_ended: the CPU of the runaway bpf_loop() call
  * running, + 1 (0 for none), and how long the tick's interrupt spins
  * there, of its 1/HZ, while it runs (0: not at all); the time it spun.
+ * Of those calls: the longest time on their CPU (their task's run time
+ * and the interrupt's spins meanwhile).
  */
 __u32 runaway_cpu;
-__u64 irq_spin_ns, irq_spun_ns;
+__u64 irq_spin_ns, irq_spun_ns, max_runaway_cpu_ns;
+/* When the last spin ended. */
+__u64 irq_spin_end;
 
-static long irq_spin_step(__u64 i, void *start)
+struct irq_spin {
+	__u64 start, ns;
+};
+
+static long irq_spin_step(__u64 i, void *ctx)
 {
-	return bpf_ktime_get_ns() - *(__u64 *)start > irq_spin_ns;
+	struct irq_spin *spin = ctx;
+
+	return bpf_ktime_get_ns() - spin->start > spin->ns;
 }
 
 /*
  * Every tick, in its interrupt: on the CPU of a runaway call, spin
- * irq_spin_ns, time the call sits through and is not charged for.
+ * irq_spin_ns, time the call sits through and is not charged for.  At
+ * most seven times as long as the CPU ran other code since the last spin,
+ * though: ticks that a busy host delayed come in a row (a periodic tick
+ * catches up one by one), and each spinning in full would leave the call
+ * no time at all.
  */
 SEC("kprobe/update_process_times")
 int irq_spin(struct pt_regs *ctx)
 {
+	struct irq_spin spin;
 	__u64 start;
 
 	if (!irq_spin_ns || runaway_cpu != bpf_get_smp_processor_id() + 1)
 		return 0;
 	start = bpf_ktime_get_ns();
-	bpf_loop(1 << 22, irq_spin_step, &start, 0);
-	__sync_fetch_and_add(&irq_spun_ns, bpf_ktime_get_ns() - start);
+	spin.start = start;
+	spin.ns = 7 * (start - irq_spin_end);
+	if (spin.ns > irq_spin_ns)
+		spin.ns = irq_spin_ns;
+	bpf_loop(1 << 22, irq_spin_step, &spin, 0);
+	irq_spin_end = bpf_ktime_get_ns();
+	__sync_fetch_and_add(&irq_spun_ns, irq_spin_end - start);
 	return 0;
 }
 
@@ -270,10 +290,14 @@ static void runaway_returned(__u64 start, __u64 run)
 static void runaway_bpf_loop(void)
 {
 	__u64 start = bpf_ktime_get_ns(), run = task_run_ns();
+	__u64 spun = irq_spun_ns, ran;
 
 	__sync_fetch_and_add(&nr_runaway_calls, 1);
 	runaway_cpu = bpf_get_smp_processor_id() + 1;
 	bpf_loop(1 << 23, runaway_outer, NULL, 0);
+	ran = task_run_ns() - run;
+	spun = irq_spun_ns - spun;
+	raise_max(&max_runaway_cpu_ns, ran + spun);
 	runaway_returned(start, run);
 }
 
