@@ -293,6 +293,16 @@ static double worst_answer_while_reading(pid_t *pids, int n, int *failed)
 	return worst;
 }
 
+/* Keep task @pid (0: this one) on CPU @cpu; 0, or -1. */
+static int pin_to_cpu(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
 /*
  * Keep @n readers on CPU 0 and this task (the answering side) on CPU 1:
  * "the other vCPU" of a callback that holds its CPU.  Without it the
@@ -302,19 +312,14 @@ static double worst_answer_while_reading(pid_t *pids, int n, int *failed)
  */
 static int split_cpus(const pid_t *pids, int n)
 {
-	cpu_set_t set;
 	int i;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return -1;
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
 	for (i = 0; i < n; i++)
-		if (sched_setaffinity(pids[i], sizeof(set), &set))
+		if (pin_to_cpu(pids[i], 0))
 			return -1;
-	CPU_ZERO(&set);
-	CPU_SET(1, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
+	return pin_to_cpu(0, 1);
 }
 
 /* Let this task run anywhere again. */
@@ -672,6 +677,9 @@ TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
 	}
 }
 
+/* How long the tick spins, of its 4 ms (HZ=250), in interrupted_call_ended. */
+#define IRQ_SPIN_NS	3500000
+
 /*
  * Whether the scheduler leaves interrupt time out of a task's run time, as
  * the kernel leaves it out of a call's: this task spins 300 ms on CPU 0
@@ -682,28 +690,26 @@ TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
  */
 static bool irq_time_apart(struct hostile *skel)
 {
-	uint64_t start, spun = skel->bss->irq_spun_ns;
+	uint64_t start, end, spun = skel->bss->irq_spun_ns;
 	struct timespec t0, t1;
-	cpu_set_t set;
 	double ran;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
+	if (pin_to_cpu(0, 0))
 		return false;
 	skel->bss->runaway_cpu = 1;
-	skel->bss->irq_spin_ns = 3500000;
+	skel->bss->irq_spin_ns = IRQ_SPIN_NS;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	start = now_us();
-	while (now_us() - start < 300000)
-		;
+	do
+		end = now_us();
+	while (end - start < 300000);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 	skel->bss->irq_spin_ns = 0;
 	skel->bss->runaway_cpu = 0;
 	any_cpu();
 	ran = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
 	spun = skel->bss->irq_spun_ns - spun;
-	return spun && ran < (now_us() - start) / 1e3 - spun / 2e6;
+	return spun && ran < (end - start) / 1e3 - spun / 2e6;
 }
 
 /*
@@ -743,7 +749,7 @@ TEST_F_TIMEOUT(conc, interrupted_call_ended, 300)
 		SKIP(return, "interrupt time is not accounted apart%s",
 		     tsc ? " (the TSC was marked unstable)" : "");
 	}
-	skel->bss->irq_spin_ns = 3500000;
+	skel->bss->irq_spin_ns = IRQ_SPIN_NS;
 	reader = cg_run_nowait(self->cg[0], scan_file, self->file[0]);
 	ASSERT_GT(reader, 0);
 	ASSERT_EQ(split_cpus(&reader, 1), 0);
@@ -801,11 +807,8 @@ static int probe_run(struct probe_log *log, unsigned int ms)
 		return -1;
 	if (!pid) {
 		uint64_t until, now;
-		cpu_set_t set;
 
-		CPU_ZERO(&set);
-		CPU_SET(0, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) ||
+		if (pin_to_cpu(0, 0) ||
 		    sched_setscheduler(0, SCHED_FIFO, &prio))
 			_exit(2);
 		log->start = now_us() * 1000;

@@ -280,7 +280,6 @@ int irq_spin(struct pt_regs *ctx)
  */
 static void runaway_returned(__u64 start, __u64 run)
 {
-	runaway_cpu = 0;
 	__sync_fetch_and_add(&nr_runaway_ended, 1);
 	raise_max(&max_runaway_ns, task_run_ns() - run);
 	raise_max(&max_runaway_wall_ns, bpf_ktime_get_ns() - start);
@@ -295,6 +294,7 @@ static void runaway_bpf_loop(void)
 	__sync_fetch_and_add(&nr_runaway_calls, 1);
 	runaway_cpu = bpf_get_smp_processor_id() + 1;
 	bpf_loop(1 << 23, runaway_outer, NULL, 0);
+	runaway_cpu = 0;
 	ran = task_run_ns() - run;
 	spun = irq_spun_ns - spun;
 	raise_max(&max_runaway_cpu_ns, ran + spun);
