@@ -351,6 +351,12 @@ static struct bpf_link *attach_opened_hostile(uint64_t cgroup_id,
 					      const char *name,
 					      struct hostile **skel);
 
+void detach_hostile(struct bpf_link *link, struct hostile *skel)
+{
+	bpf_link__destroy(link);
+	hostile__destroy(skel);
+}
+
 struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
 				     uint64_t spin_ns, unsigned int spin_every,
 				     struct hostile **skel)

@@ -162,6 +162,8 @@ struct bpf_link *attach_hostile_spin(uint64_t cgroup_id, const char *name,
 struct bpf_link *attach_hostile_event_spin(uint64_t cgroup_id,
 					   const char *name, uint64_t spin_ns,
 					   struct hostile **skel);
+/* Detach @link, a hostile policy's, and free its skeleton @skel. */
+void detach_hostile(struct bpf_link *link, struct hostile *skel);
 
 /*
  * A policy object loaded by file name from BPF_OBJ_DIR, the way cachectl

@@ -524,8 +524,7 @@ TEST_F(cachectl, monitor_reports_ejection)
 	ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	close(pipefd[0]);
-	bpf_link__destroy(link);
-	hostile__destroy(skel);
+	detach_hostile(link, skel);
 }
 
 /*

@@ -219,8 +219,7 @@ TEST_F(conc, occasional_overrun_forgiven)
 	/* Refused past the budget, and the iterator gave nothing more. */
 	EXPECT_GE(skel->bss->nr_spins_refused, 1);
 	EXPECT_EQ(skel->bss->late_yields, 0);
-	bpf_link__destroy(link);
-	hostile__destroy(skel);
+	detach_hostile(link, skel);
 }
 
 /* A folio_removed() slow every time is ejected like a slow evict_folios(). */
@@ -238,8 +237,7 @@ TEST_F(conc, slow_event_callback_ejected)
 	TH_LOG("%llu folio_removed() calls", skel->bss->nr_removed);
 	EXPECT_EQ(trace_count("cache_ext_eject:", "policy=hostile_slowrm ",
 			      "(an event callback over its time budget)", NULL), 1);
-	bpf_link__destroy(link);
-	hostile__destroy(skel);
+	detach_hostile(link, skel);
 }
 
 /*
@@ -450,8 +448,7 @@ TEST_F_TIMEOUT(conc, slow_evict_stalls_no_other_task, 600)
 	EXPECT_LT(worst, 1000);
 	EXPECT_GE(skel->bss->nr_spins, 1);
 	EXPECT_GT(binding_stat(self->cg_id[0], "evict_busy "), 0);
-	bpf_link__destroy(link);
-	hostile__destroy(skel);
+	detach_hostile(link, skel);
 }
 
 /*
@@ -488,8 +485,7 @@ TEST_F_TIMEOUT(conc, slow_every_evict_ejected_per_second, 600)
 		  NULL);
 	EXPECT_GE(run.ops, 0);
 	EXPECT_LT(run.ops, 1000);
-	bpf_link__destroy(link);
-	hostile__destroy(skel);
+	detach_hostile(link, skel);
 }
 
 /*
@@ -536,8 +532,7 @@ TEST_F_TIMEOUT(conc, per_folio_spinners_ejected, 600)
 		EXPECT_EQ(trace_count("cache_ext_eject:", sel,
 				      "(an event callback over its time budget)",
 				      NULL), 1) TH_LOG("%s", kinds[k]);
-		bpf_link__destroy(link);
-		hostile__destroy(skel);
+		detach_hostile(link, skel);
 	}
 }
 
@@ -571,8 +566,7 @@ TEST_F_TIMEOUT(conc, slow_every_hit_ejected_per_second, 600)
 	EXPECT_NE(strstr(skel->bss->exit_msg, "of one second on CPU"), NULL);
 	EXPECT_GE(run.ops, 0);
 	EXPECT_LT(run.ops, 1000);
-	bpf_link__destroy(link);
-	hostile__destroy(skel);
+	detach_hostile(link, skel);
 }
 
 /*
@@ -672,8 +666,7 @@ TEST_F_TIMEOUT(conc, runaway_loops_ended, 900)
 		EXPECT_EQ(kmsg_contains("self-detected stall"), 0);
 		EXPECT_EQ(kmsg_contains("soft lockup"), 0);
 		EXPECT_EQ(kmsg_contains("blocked for more than"), 0);
-		bpf_link__destroy(link);
-		hostile__destroy(skel);
+		detach_hostile(link, skel);
 	}
 }
 
@@ -744,8 +737,7 @@ TEST_F_TIMEOUT(conc, interrupted_call_ended, 300)
 		bool tsc = kmsg_contains("Marking TSC unstable") == 1;
 
 		bpf_link__destroy(tick);
-		bpf_link__destroy(link);
-		hostile__destroy(skel);
+		detach_hostile(link, skel);
 		SKIP(return, "interrupt time is not accounted apart%s",
 		     tsc ? " (the TSC was marked unstable)" : "");
 	}
@@ -774,8 +766,7 @@ TEST_F_TIMEOUT(conc, interrupted_call_ended, 300)
 	EXPECT_NE(strstr(skel->bss->exit_msg, "200000 us budget, 4 times in a row"),
 		  NULL);
 	bpf_link__destroy(tick);
-	bpf_link__destroy(link);
-	hostile__destroy(skel);
+	detach_hostile(link, skel);
 }
 
 #define PROBE_WAKES	16384
@@ -955,8 +946,7 @@ TEST_F_TIMEOUT(conc, callbacks_preemptible, 600)
 		EXPECT_GE(wakes, even / 4) TH_LOG("%s", kinds[k]);
 		EXPECT_EQ(cut, 0) TH_LOG("%s", kinds[k]);
 		EXPECT_EQ(trace_ejections(kinds[k]), 0) TH_LOG("%s", kinds[k]);
-		bpf_link__destroy(link);
-		hostile__destroy(skel);
+		detach_hostile(link, skel);
 	}
 	munmap(log, sizeof(*log));
 }

@@ -341,8 +341,7 @@ static void run_hostile(struct __test_metadata *_metadata,
 	bpf_link__destroy(fifo_link);
 	if (fifo_link)
 		fifo__destroy(fifo);
-	bpf_link__destroy(link);
-	hostile__destroy(skel);
+	detach_hostile(link, skel);
 }
 
 TEST_F(evict, eject_too_many)
@@ -449,8 +448,7 @@ TEST_F(evict, select_through_cgroupfs)
 			      "(init() failed)", NULL), 1);
 	EXPECT_EQ(select_policy(self->cg, "hostile_init"), -ESHUTDOWN);
 
-	bpf_link__destroy(init_link);
-	hostile__destroy(failing);
+	detach_hostile(init_link, failing);
 	bpf_link__destroy(link);
 	fifo__destroy(skel);
 }
@@ -821,8 +819,7 @@ TEST_F(evict, churn_under_pressure)
 			link = attach_hostile(self->cg_id, "hostile_many", &h);
 			EXPECT_NE(link, NULL);
 			usleep(200000);
-			bpf_link__destroy(link);
-			hostile__destroy(h);
+			detach_hostile(link, h);
 		}
 	}
 

@@ -235,8 +235,7 @@ TEST_F_TIMEOUT(lifetime, unregister_while_ejecting, 600)
 		     tries++)
 			usleep(500);
 		raced += skel->bss->nr_evict_calls >= want;
-		bpf_link__destroy(link);
-		hostile__destroy(skel);
+		detach_hostile(link, skel);
 		ASSERT_TRUE(reader_alive(self->reader))
 			TH_LOG("round %d: the reader saw bad data", round);
 	}
