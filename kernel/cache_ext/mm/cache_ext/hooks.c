@@ -50,6 +50,25 @@ folio_any_binding(struct folio *folio)
 					     rcu_read_lock_any_held()) : NULL;
 }
 
+/*
+ * Whether @folio's cgroup may have a binding: the first test of the hooks
+ * that run on every page cache event, so that while any cgroup is bound
+ * the others pay two loads per event, not a lookup in an RCU read-side
+ * section (make bench-core's "off" against "unbound").  The pointer is
+ * only tested, not followed, so no RCU read lock is needed; the memcg is
+ * alive, its charge of @folio holding it (a page cache folio its caller
+ * holds a reference to, or has locked in the i_pages lock).  A hook that
+ * finds a binding looks it up again under the read lock, and may find
+ * none by then, as a lookup racing with unbinding always could; one that
+ * finds none races with a binding's publication as the lookup did.
+ */
+static __always_inline bool folio_memcg_bound(struct folio *folio)
+{
+	struct mem_cgroup *memcg = folio_memcg(folio);
+
+	return memcg && rcu_access_pointer(memcg->cache_ext);
+}
+
 /* The binding of a folio's cgroup if its policy may be called, or NULL. */
 static __always_inline struct cache_ext_binding *
 folio_binding(struct folio *folio)
@@ -142,13 +161,11 @@ static void note_prefetch_refault(struct cache_ext_binding *binding,
 }
 
 /*
- * Called by filemap_add_folio() with the new folio locked.  @gfp is the
- * insertion's allocation context; reads pass no __GFP_WRITE, and only
- * those are asked about admission and counted as misses.  @refault: the
- * page cache held the shadow of a folio evicted from this index.  The
- * folio is prefetched if readahead inserts it (cache_ext_readahead_begin()).
+ * The work of __cache_ext_folio_added(), apart from its test of the
+ * cgroup: its large frame is set up only for a cgroup with a binding.
  */
-void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
+static noinline void folio_added(struct folio *folio, gfp_t gfp,
+				 bool refault)
 {
 	/* Set up by cache_ext_registry_needs() if it is used. */
 	struct cache_ext_prealloc pre __uninitialized;
@@ -214,6 +231,19 @@ out:
 }
 
 /*
+ * Called by filemap_add_folio() with the new folio locked.  @gfp is the
+ * insertion's allocation context; reads pass no __GFP_WRITE, and only
+ * those are asked about admission and counted as misses.  @refault: the
+ * page cache held the shadow of a folio evicted from this index.  The
+ * folio is prefetched if readahead inserts it (cache_ext_readahead_begin()).
+ */
+void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
+{
+	if (folio_memcg_bound(folio))
+		folio_added(folio, gfp, refault);
+}
+
+/*
  * @folio of @binding was used: it is prefetched no more.  The page cache
  * hit path: no lock is taken and nothing shared is written, only the
  * folio's own prefetched bit, once (cache_ext_registry_lookup_rcu()).
@@ -263,7 +293,7 @@ void __cache_ext_folio_accessed(struct folio *folio)
 	struct cache_ext_binding *binding;
 
 	/* Already truncated: the policy has seen it leave. */
-	if (!READ_ONCE(folio->mapping))
+	if (!READ_ONCE(folio->mapping) || !folio_memcg_bound(folio))
 		return;
 
 	rcu_read_lock();
@@ -306,7 +336,8 @@ void __cache_ext_folio_mapped_accessed(struct folio *folio, int nr_ptes)
 	u32 idx;
 
 	if (!READ_ONCE(report_mapped) || folio_test_anon(folio) ||
-	    folio_test_swapbacked(folio) || !READ_ONCE(folio->mapping))
+	    folio_test_swapbacked(folio) || !READ_ONCE(folio->mapping) ||
+	    !folio_memcg_bound(folio))
 		return;
 
 	rcu_read_lock();
@@ -331,12 +362,8 @@ out:
 	rcu_read_unlock();
 }
 
-/*
- * Called under the mapping's i_pages lock for every folio leaving it.
- * The folio leaves the registry and its list even if the policy is being
- * ejected, so that no node outlives its folio.
- */
-void __cache_ext_folio_removed(struct folio *folio)
+/* The work of __cache_ext_folio_removed(), as folio_added()'s. */
+static noinline void folio_removed(struct folio *folio)
 {
 	struct cache_ext_binding *binding;
 	bool tracked, prefetched;
@@ -347,7 +374,6 @@ void __cache_ext_folio_removed(struct folio *folio)
 	 * be freed meanwhile (see folio_any_binding()).  rcu_read_lock() is
 	 * taken only around the policy, which the BPF helpers expect.
 	 */
-	lockdep_assert_irqs_disabled();
 	binding = folio_any_binding(folio);
 	if (!binding || !binding->tracks)
 		return;
@@ -380,6 +406,18 @@ void __cache_ext_folio_removed(struct folio *folio)
 		cache_ext_leave(&call);
 	}
 	rcu_read_unlock();
+}
+
+/*
+ * Called under the mapping's i_pages lock for every folio leaving it.
+ * The folio leaves the registry and its list even if the policy is being
+ * ejected, so that no node outlives its folio.
+ */
+void __cache_ext_folio_removed(struct folio *folio)
+{
+	lockdep_assert_irqs_disabled();
+	if (folio_memcg_bound(folio))
+		folio_removed(folio);
 }
 
 /*
