@@ -860,46 +860,126 @@ static void print_ratios(FILE *md)
 }
 
 /*
- * Does throughput follow disk reads in @exp?  Over every workload and
- * setup but kernel-lru, the correlation of log(ops/s over kernel-lru's)
- * with log(kernel-lru's disk reads over the setup's): 1 when misses
- * alone set the throughput.
+ * The correlation, over every workload and setup but kernel-lru of @exp,
+ * of log(ops/s over kernel-lru's) with log(kernel-lru's @metric over the
+ * setup's), a cost per operation: 1 when that cost alone sets the
+ * throughput.  The pairs counted in *@n; r is meaningless below three.
  */
-static void print_follows(FILE *md, const char *exp)
+static double follows_r(const char *exp, const char *metric, int *n)
 {
 	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
-	int nw = names(exp, 0, wls), ns = names(exp, 1, setups), w, k, n = 0;
-	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0, r;
+	int nw = names(exp, 0, wls), ns = names(exp, 1, setups), w, k;
+	double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
 
+	*n = 0;
 	for (w = 0; w < nw; w++) {
 		struct stat3 lo = stats(exp, wls[w], "kernel-lru", "ops_per_s");
-		struct stat3 ld = stats(exp, wls[w], "kernel-lru", reads_metric(exp));
+		struct stat3 lm = stats(exp, wls[w], "kernel-lru", metric);
 
-		for (k = 0; lo.n && ld.n && k < ns; k++) {
+		for (k = 0; lo.n && lm.n && k < ns; k++) {
 			struct stat3 o = stats(exp, wls[w], setups[k], "ops_per_s");
-			struct stat3 d = stats(exp, wls[w], setups[k], reads_metric(exp));
+			struct stat3 m = stats(exp, wls[w], setups[k], metric);
 			double x, y;
 
-			if (!strcmp(setups[k], "kernel-lru") || !o.n || !d.n ||
-			    o.med <= 0 || d.med <= 0 || lo.med <= 0 ||
-			    ld.med <= 0)
+			if (!strcmp(setups[k], "kernel-lru") || !o.n || !m.n ||
+			    o.med <= 0 || m.med <= 0 || lo.med <= 0 ||
+			    lm.med <= 0)
 				continue;
-			x = log(ld.med / d.med);
+			x = log(lm.med / m.med);
 			y = log(o.med / lo.med);
 			sx += x;
 			sy += y;
 			sxx += x * x;
 			syy += y * y;
 			sxy += x * y;
-			n++;
+			(*n)++;
 		}
 	}
+	return (*n * sxy - sx * sy) /
+	       sqrt(fmax(*n * sxx - sx * sx, 1e-300) *
+		    fmax(*n * syy - sy * sy, 1e-300));
+}
+
+/*
+ * Does throughput follow disk reads in @exp, or the setups' CPU per
+ * operation?  See follows_r().
+ */
+static void print_follows(FILE *md, const char *exp)
+{
+	int n, nc;
+	double r = follows_r(exp, reads_metric(exp), &n);
+	double rc = follows_r(exp, "cpu_ms_per_op", &nc);
+
 	if (n < 3)
 		return;
-	r = (n * sxy - sx * sy) /
-	    sqrt(fmax(n * sxx - sx * sx, 1e-300) * fmax(n * syy - sy * sy, 1e-300));
-	fprintf(md, "\n**Does throughput follow disk reads?** Over %d setup-workload pairs, the correlation of log(throughput / kernel-lru's) with log(kernel-lru's disk reads / the setup's) is **r = %.2f** (1: the misses alone set the throughput; near 0: something else, such as the policies' CPU cost, does).\n",
+	fprintf(md, "\n**Does throughput follow disk reads?** Over %d setup-workload pairs, the correlation of log(throughput / kernel-lru's) with log(kernel-lru's disk reads / the setup's) is **r = %.2f** (1: the misses alone set the throughput; near 0: something else, such as the policies' CPU cost, does).",
 		n, r);
+	if (nc >= 3)
+		fprintf(md, "  With log(kernel-lru's CPU per operation / the setup's) in its place, over %d pairs: **r = %.2f**.",
+			nc, rc);
+	fputc('\n', md);
+}
+
+/* A setup's CPU per operation over kernel-lru's above this is costly. */
+#define CPU_RATIO_BOUND	1.1
+
+/*
+ * Each setup of @experiment over kernel-lru, as geometric means over the
+ * workloads both ran: throughput, disk reads and CPU per operation, and
+ * in how many workloads the setup's CPU per operation was above
+ * CPU_RATIO_BOUND times kernel-lru's (unrounded).  Only where CPU per
+ * operation was measured.
+ */
+static void print_means(FILE *md, const char *experiment)
+{
+	static const char *const metric[3] = {
+		"ops_per_s", NULL, "cpu_ms_per_op",
+	};
+	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
+	int nw = names(experiment, 0, wls), ns = names(experiment, 1, setups);
+	int w, k, i, header = 0;
+
+	for (k = 0; k < ns; k++) {
+		double sum[3] = { 0 };
+		int n[3] = { 0 }, over = 0;
+
+		if (!strcmp(setups[k], "kernel-lru"))
+			continue;
+		for (w = 0; w < nw; w++) {
+			for (i = 0; i < 3; i++) {
+				const char *m = metric[i] ? metric[i] :
+						reads_metric(experiment);
+				struct stat3 l = stats(experiment, wls[w],
+						       "kernel-lru", m);
+				struct stat3 s = stats(experiment, wls[w],
+						       setups[k], m);
+
+				if (!l.n || !s.n || l.med <= 0 || s.med <= 0)
+					continue;
+				sum[i] += log(s.med / l.med);
+				n[i]++;
+				if (i == 2 && s.med / l.med > CPU_RATIO_BOUND)
+					over++;
+			}
+		}
+		if (!n[2])
+			continue;
+		if (!header) {
+			fprintf(md, "\n**%s: each setup over kernel-lru, the geometric mean over the workloads both ran** (of the medians of their runs; CPU per operation above %.1fx kernel-lru's: in how many workloads, unrounded)\n\n"
+				    "| setup | workloads | throughput | disk reads per operation | CPU per operation | CPU above %.1fx |\n"
+				    "|---|---|---|---|---|---|\n",
+				experiment, CPU_RATIO_BOUND, CPU_RATIO_BOUND);
+			header = 1;
+		}
+		fprintf(md, "| %s | %d |", setups[k], n[2]);
+		for (i = 0; i < 3; i++) {
+			if (n[i])
+				fprintf(md, " %.3fx |", exp(sum[i] / n[i]));
+			else
+				fprintf(md, " - |");
+		}
+		fprintf(md, " %d of %d |\n", over, n[2]);
+	}
 }
 
 /* Below this, Belady's misses are too close to LRU's for any policy to win. */
@@ -1450,6 +1530,7 @@ int main(int argc, char **argv)
 			}
 		}
 		print_follows(md, exps[i]);
+		print_means(md, exps[i]);
 		room_section(md, exps[i]);
 		if (steady_section(md, out, exps[i]))
 			failed = 1;

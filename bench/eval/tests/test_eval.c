@@ -243,7 +243,7 @@ static void test_steady(void)
 static void test_report(const char *dir)
 {
 	char csv[512], cmd[2048], md[512];
-	static char text[16384];
+	static char text[32768];
 	FILE *f;
 	size_t n;
 
@@ -335,7 +335,24 @@ static void test_report(const char *dir)
 		   "leveldb,c,lfu,0,b_policy_share,0.25\n"
 		   "leveldb,c,lfu,0,b_proposed,6400\n"
 		   "leveldb,c,lfu,0,b_requested,200\n"
-		   "leveldb,c,lfu,0,b_decide_p50,1048576\n");
+		   "leveldb,c,lfu,0,b_decide_p50,1048576\n"
+		   /* Throughput in proportion to 1 / CPU, not to 1 / reads. */
+		   "leveldb,a,kernel-lru,0,ops_per_s,100\n"
+		   "leveldb,a,kernel-lru,0,cpu_s,1\n"
+		   "leveldb,a,kernel-lru,0,ops,1000\n"
+		   "leveldb,a,kernel-lru,0,disk_reads,1000\n"
+		   "leveldb,a,lfu,0,ops_per_s,200\n"
+		   "leveldb,a,lfu,0,cpu_s,0.5\n"
+		   "leveldb,a,lfu,0,ops,1000\n"
+		   "leveldb,a,lfu,0,disk_reads,1000\n"
+		   "leveldb,a,s3fifo,0,ops_per_s,50\n"
+		   "leveldb,a,s3fifo,0,cpu_s,2\n"
+		   "leveldb,a,s3fifo,0,ops,1000\n"
+		   "leveldb,a,s3fifo,0,disk_reads,500\n"
+		   "leveldb,a,mru,0,ops_per_s,125\n"
+		   "leveldb,a,mru,0,cpu_s,0.8\n"
+		   "leveldb,a,mru,0,ops,1000\n"
+		   "leveldb,a,mru,0,disk_reads,2000\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "%s -o %s %s > /dev/null", REPORT_BIN, dir,
 		 csv);
@@ -367,6 +384,13 @@ static void test_report(const char *dir)
 	check(strstr(text, "Over 3 setup-workload pairs") != NULL &&
 	      strstr(text, "**r = 1.00**") != NULL,
 	      "report: throughput in proportion to 1 / disk reads correlates at 1.00");
+	check(strstr(text, "is **r = -0.65** (1: the misses") != NULL &&
+	      strstr(text, "in its place, over 3 pairs: **r = 1.00**.") != NULL,
+	      "report: throughput in proportion to 1 / CPU per operation correlates at 1.00 with it, -0.65 with the reads");
+	check(strstr(text, "| lfu | 2 | 2.000x | 1.000x | 1.225x | 1 of 2 |") != NULL &&
+	      strstr(text, "| s3fifo | 1 | 0.500x | 0.500x | 2.000x | 1 of 1 |") != NULL &&
+	      strstr(text, "| mru | 1 | 1.250x | 2.000x | 0.800x | 0 of 1 |") != NULL,
+	      "report: geometric means over the workloads each ran (CPU 3x and 0.5x: 1.225x), CPU above 1.1x counted");
 	check(strstr(text, "| lfu | 0.500 / 0.500 |") != NULL,
 	      "report: lfu's simulated misses next to its measured disk reads, both over LRU's");
 	check(strstr(text, "- u: LRU's simulated pages inserted per access 0.5000, Belady's 0.4900: **no policy can win here**") != NULL,
