@@ -4,7 +4,8 @@
 # Run inside the VM by `make kselftest`: the cache_ext kselftests through
 # the kselftest runner (TAP), then a check of the kernel log.  Exits
 # non-zero if any test failed, none ran, or the kernel logged a warning,
-# BUG or oops; the last line is "N passed, N failed".
+# BUG, oops, RCU stall, hung task or lockup; the last line is "N passed,
+# N failed".
 #
 #   scripts/kselftest.sh MAKE_VARS...   (the variables selftests/ needs)
 #   scripts/kselftest.sh --installed DIR
@@ -53,7 +54,12 @@ if [ "$passed" -eq 0 ]; then
 	echo "kselftest: no test ran"
 	status=1
 fi
-if dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|RCU stall|sleeping function called|list_del corruption' > /tmp/kselftest.dmesg; then
+# What the kernel prints for each: lockdep and WARN_ON "WARNING:", KASAN,
+# soft lockups and workqueue lockups "BUG:", every RCU stall warning
+# "rcu: INFO:", the hung-task detector "INFO: task ... blocked for more
+# than".
+problems='WARNING:|BUG:|Oops|general protection|rcu: INFO:|INFO: task .* blocked for more than|hard LOCKUP|sleeping function called|list_del corruption'
+if dmesg | grep -E "$problems" > /tmp/kselftest.dmesg; then
 	echo "kselftest: the kernel logged problems during the tests:"
 	sed 's/^/  /' /tmp/kselftest.dmesg
 	failed=$((failed + 1))
