@@ -52,11 +52,15 @@
  * every index the walk follows is checked against the chunks published
  * (with release, loaded with acquire) before it is used; the walk is
  * bounded; and the stores it may see are whole words (bucket heads with
- * release, after the node they name is written).  What it may get wrong:
- * a walk that races with the removal of a folio in its chain, or with a
- * resize, may miss its folio, which that hit then leaves unmarked (a
- * kfunc that needs the node looks again).  It never returns a node that
- * names another folio.
+ * release, after the node they name is written).  A resize moves chains
+ * from one table to the other, rewriting the hash-chain words of the
+ * nodes it moves, so a walk may follow a moved node into the new table's
+ * chain and miss its folio: each batch of moves is a write section of
+ * &cache_ext_registry.resize_seq, and a walk that found nothing while one
+ * ran walks again.  What it may still get wrong: a walk that races with
+ * the removal of another folio of its chain (the removed node's word is
+ * cleared) may miss its folio, which that hit then leaves unmarked.  It
+ * never returns a node that names another folio.
  */
 
 #define pr_fmt(fmt) "cache_ext: " fmt
@@ -341,6 +345,30 @@ static u32 chain_find_rcu(struct cache_ext_registry *reg,
 	return 0;
 }
 
+/*
+ * The node of @pfn, hash @h, in the tables of @reg, walked without the
+ * lock: the first table, then the second while a resize fills it, then
+ * the table that replaced the first if a resize ended meanwhile.  Caller
+ * holds the RCU read lock.
+ */
+static u32 tables_find_rcu(struct cache_ext_registry *reg, u32 h, u64 pfn)
+{
+	struct cache_ext_buckets *t0, *t;
+	u32 idx;
+
+	t0 = rcu_dereference(reg->buckets[0]);
+	idx = chain_find_rcu(reg, t0, h, pfn);
+	if (idx)
+		return idx;
+	t = rcu_dereference(reg->buckets[1]);
+	if (!t) {
+		t = rcu_dereference(reg->buckets[0]);
+		if (t == t0)
+			return 0;
+	}
+	return chain_find_rcu(reg, t, h, pfn);
+}
+
 /**
  * cache_ext_registry_lookup_rcu - find the node of a folio without the lock
  * @b: a published binding
@@ -350,7 +378,8 @@ static u32 chain_find_rcu(struct cache_ext_registry *reg,
  * For the hit path and the kfuncs that only read a node or its data.  The
  * table being resized is looked in too: first the old table, then the new
  * one, then, if the resize ended meanwhile, the table that replaced the
- * old one.  See the top of this file for what a racing change can do.
+ * old one; a walk that found nothing while a resize moved buckets walks
+ * again.  See the top of this file for what a racing change can do.
  *
  * First, though, the folio this CPU inserted last (&cache_ext_stash): a
  * read that missed marks the folio it brought in accessed right after
@@ -365,8 +394,8 @@ u32 cache_ext_registry_lookup_rcu(struct cache_ext_binding *b,
 {
 	struct cache_ext_registry *reg = &b->registry;
 	struct cache_ext_stash *stash = raw_cpu_ptr(reg->stash);
-	struct cache_ext_buckets *t0, *t;
 	u64 pfn = folio_pfn(folio);
+	unsigned int seq;
 	u32 h, idx;
 
 	if (READ_ONCE(stash->last_folio) == folio) {
@@ -377,18 +406,11 @@ u32 cache_ext_registry_lookup_rcu(struct cache_ext_binding *b,
 
 	h = pfn_hash(pfn);
 	rcu_read_lock();
-	t0 = rcu_dereference(reg->buckets[0]);
-	idx = chain_find_rcu(reg, t0, h, pfn);
-	if (!idx) {
-		t = rcu_dereference(reg->buckets[1]);
-		if (!t) {
-			t = rcu_dereference(reg->buckets[0]);
-			if (t == t0)
-				t = NULL;
-		}
-		if (t)
-			idx = chain_find_rcu(reg, t, h, pfn);
-	}
+	do {
+		/* Waits out a batch of moves: 256 buckets, under the lock. */
+		seq = read_seqcount_begin(&reg->resize_seq);
+		idx = tables_find_rcu(reg, h, pfn);
+	} while (!idx && read_seqcount_retry(&reg->resize_seq, seq));
 	rcu_read_unlock();
 	return idx;
 }
@@ -836,7 +858,8 @@ void cache_ext_cursor_put(struct cache_ext_binding *b, u32 idx)
 /*
  * Resize the hash table to one or two folios per bucket.  The new table
  * is allocated here, then filled a batch of buckets per lock hold while
- * the hooks go on using both (bucket_of()).
+ * the hooks go on using both (bucket_of()).  Each hold is a write section
+ * of @resize_seq: a lockless walk that missed meanwhile walks again.
  */
 static void resize_workfn(struct work_struct *work)
 {
@@ -865,6 +888,7 @@ static void resize_workfn(struct work_struct *work)
 	}
 	old = locked_table(reg, 0);
 	reg->moved = 0;
+	write_seqcount_begin(&reg->resize_seq);
 	rcu_assign_pointer(reg->buckets[1], table);
 	for (;;) {
 		u32 end = min(reg->moved + RESIZE_BATCH, 1U << old->bits);
@@ -882,12 +906,15 @@ static void resize_workfn(struct work_struct *work)
 		}
 		if (reg->moved == 1U << old->bits)
 			break;
+		write_seqcount_end(&reg->resize_seq);
 		spin_unlock_irqrestore(&b->lock, flags);
 		cond_resched();
 		flags = cache_ext_lock_irqsave(b);
+		write_seqcount_begin(&reg->resize_seq);
 	}
 	rcu_assign_pointer(reg->buckets[0], table);
 	RCU_INIT_POINTER(reg->buckets[1], NULL);
+	write_seqcount_end(&reg->resize_seq);
 	set_resize_bounds(reg);
 	spin_unlock_irqrestore(&b->lock, flags);
 	/* A lockless walk may still be on it. */
@@ -918,6 +945,7 @@ int cache_ext_registry_init(struct cache_ext_binding *binding)
 #endif
 
 	INIT_WORK(&reg->resize_work, resize_workfn);
+	seqcount_spinlock_init(&reg->resize_seq, &binding->lock);
 	memcg = set_active_memcg(binding->memcg);
 	reg->stash = alloc_percpu_gfp(struct cache_ext_stash,
 				      GFP_KERNEL_ACCOUNT);

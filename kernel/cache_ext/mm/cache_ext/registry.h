@@ -13,6 +13,7 @@
 #include <linux/cache_ext.h>
 #include <linux/compiler.h>
 #include <linux/percpu.h>
+#include <linux/seqlock.h>
 #include <linux/types.h>
 
 struct cache_ext_binding;
@@ -123,6 +124,10 @@ struct cache_ext_buckets {
  * @nr: tracked folios
  * @cursors: free cursor nodes, bit i for node i
  * @moved: see @buckets
+ * @resize_seq: odd while a resize moves buckets from one table to the
+ *	other or swaps the tables (written under the lock), so that a
+ *	lockless walk that found nothing while a chain moved under it walks
+ *	again (cache_ext_registry_lookup_rcu())
  * @grow_at: more folios than this resize @buckets (twice its size)
  * @shrink_at: fewer folios than this resize @buckets (half its size, or
  *	0 at the smallest size); both are out of reach while a resize is
@@ -159,6 +164,7 @@ struct cache_ext_registry {
 	u32 nr;
 	u64 cursors;
 	u32 moved;
+	seqcount_spinlock_t resize_seq;
 	u32 grow_at;
 	u32 shrink_at;
 	struct work_struct resize_work;
