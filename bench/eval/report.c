@@ -932,8 +932,8 @@ static void print_follows(FILE *md, const char *exp)
  */
 static void print_means(FILE *md, const char *experiment)
 {
-	static const char *const metric[3] = {
-		"ops_per_s", NULL, "cpu_ms_per_op",
+	const char *const metric[3] = {
+		"ops_per_s", reads_metric(experiment), "cpu_ms_per_op",
 	};
 	const char *wls[MAX_NAMES], *setups[MAX_NAMES];
 	int nw = names(experiment, 0, wls), ns = names(experiment, 1, setups);
@@ -947,12 +947,10 @@ static void print_means(FILE *md, const char *experiment)
 			continue;
 		for (w = 0; w < nw; w++) {
 			for (i = 0; i < 3; i++) {
-				const char *m = metric[i] ? metric[i] :
-						reads_metric(experiment);
 				struct stat3 l = stats(experiment, wls[w],
-						       "kernel-lru", m);
+						       "kernel-lru", metric[i]);
 				struct stat3 s = stats(experiment, wls[w],
-						       setups[k], m);
+						       setups[k], metric[i]);
 
 				if (!l.n || !s.n || l.med <= 0 || s.med <= 0)
 					continue;
