@@ -261,7 +261,9 @@ progress() {
 	local start=$1 cold=$2 base=$3 now n pct left
 	while sleep 30; do
 		now=$(date +%s)
-		n=$(( $(find "$KOUT" -name '*.o' -newer "$KOUT/.cache_ext_build_start" | wc -l) ))
+		# The build deletes objects while find walks the tree (the
+		# link's vmlinux.o): a vanished file is no error here.
+		n=$(( $({ find "$KOUT" -name '*.o' -newer "$KOUT/.cache_ext_build_start" 2>/dev/null || true; } | wc -l) ))
 		if [ "$cold" -eq 1 ] && [ "$n" -gt 0 ]; then
 			pct=$(( (base + n) * 100 / OBJECTS_FULL ))
 			[ $pct -le 99 ] || pct=99
@@ -287,7 +289,8 @@ do_build() {
 	PATH=/usr/lib/ccache:$PATH make -C "$KSRC" O="$KOUT" \
 		-j"$(($(nproc) + 1))" bzImage modules > "$KOUT/build.log" 2>&1 ||
 		status=$?
-	kill "$ticker" 2>/dev/null
+	# The ticker may have ended on its own; that fails no build.
+	kill "$ticker" 2>/dev/null || true
 	wait "$ticker" 2>/dev/null || true
 	# Warnings are the developer's business: show them, whatever happened.
 	grep -E -A3 'warning:' "$KOUT/build.log" >&2 || true
