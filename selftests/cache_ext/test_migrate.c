@@ -203,12 +203,19 @@ TEST_F_TIMEOUT(migrate, registry_grows_under_concurrent_insertions, 600)
 					    !WEXITSTATUS(status));
 			}
 		}
+		/* Unbound: exit() has been told why the binding ended. */
+		bpf_link__destroy(link);
+		TH_LOG("round %d: %llu stamps checked, binding ended: %s%s%s",
+		       round, (unsigned long long)skel->bss->nr_checked,
+		       skel->bss->exit_reason ? "ejected (" : "unbound",
+		       skel->bss->exit_reason ? skel->bss->exit_msg : "",
+		       skel->bss->exit_reason ? ")" : "");
+		EXPECT_EQ(skel->bss->exit_reason, 0) TH_LOG("round %d", round);
 		EXPECT_EQ(skel->bss->nr_wrong, 0) TH_LOG("round %d", round);
 		EXPECT_EQ(skel->bss->nr_missing, 0) TH_LOG("round %d", round);
 		EXPECT_GE(skel->bss->nr_checked, GROW_READERS * GROW_PAGES)
 			TH_LOG("round %d", round);
 		checked += skel->bss->nr_checked;
-		bpf_link__destroy(link);
 		folio_stamp__destroy(skel);
 	}
 	TH_LOG("%d rounds of %d readers: %llu stamps checked", GROW_ROUNDS,

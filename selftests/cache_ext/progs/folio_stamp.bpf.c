@@ -28,6 +28,13 @@ struct {
 __u64 nr_checked, nr_wrong, nr_missing;
 /* Right stamps at a new address: folios that migration replaced. */
 __u64 nr_moved_ok;
+/*
+ * What exit() was told: a binding ejected (for its time, on a loaded
+ * machine, say) stops calling the policy, and its test must say so
+ * rather than count the accesses it no longer sees as lost.
+ */
+__u32 exit_reason, nr_exits;
+char exit_msg[sizeof(((struct cache_ext_exit_info *)0)->msg)];
 
 static u32 stamp(struct place *p)
 {
@@ -90,6 +97,14 @@ void CACHE_EXT_OP(stamp_removed, struct folio *folio, struct mem_cgroup *memcg)
 	bpf_map_delete_elem(&seen_at, &p);
 }
 
+void CACHE_EXT_OP(stamp_exit, struct mem_cgroup *memcg,
+		  const struct cache_ext_exit_info *info)
+{
+	exit_reason = info->reason;
+	bpf_probe_read_kernel_str(exit_msg, sizeof(exit_msg), info->msg);
+	__sync_fetch_and_add(&nr_exits, 1);
+}
+
 void CACHE_EXT_OP(stamp_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
@@ -101,6 +116,7 @@ void CACHE_EXT_OP(stamp_evict, struct cache_ext_eviction_ctx *req,
 SEC(".struct_ops.link")
 struct cache_ext_ops folio_stamp = {
 	.init		= (void *)stamp_init,
+	.exit		= (void *)stamp_exit,
 	.folio_added	= (void *)stamp_added,
 	.folio_accessed	= (void *)stamp_accessed,
 	.folio_removed	= (void *)stamp_removed,
