@@ -51,34 +51,54 @@ folio_any_binding(struct folio *folio)
 }
 
 /*
- * Whether @folio's cgroup may have a binding: the first test of the hooks
- * that run on every page cache event, so that while any cgroup is bound
- * the others pay two loads per event, not a lookup in an RCU read-side
- * section (make bench-core's "off" against "unbound").  The pointer is
- * only tested, not followed, so no RCU read lock is needed; the memcg is
- * alive, its charge of @folio holding it (a page cache folio its caller
- * holds a reference to, or has locked in the i_pages lock).  A hook that
+ * folio_any_binding() for a hook that found @memcg, @folio's, bound
+ * (folio_bound_memcg()): the memcg is not looked up again.
+ */
+static __always_inline struct cache_ext_binding *
+memcg_any_binding(struct mem_cgroup *memcg, struct folio *folio)
+{
+	if (folio_test_anon(folio) || folio_test_swapbacked(folio))
+		return NULL;
+	return rcu_dereference_check(memcg->cache_ext,
+				     rcu_read_lock_any_held());
+}
+
+/*
+ * @folio's memcg if it may have a binding, else NULL: the first test of
+ * the hooks that run on every page cache event, so that while any cgroup
+ * is bound the others pay two loads per event, not a lookup in an RCU
+ * read-side section (make bench-core's "off" against "unbound").  The
+ * pointer is only tested, not followed, so no RCU read lock is needed;
+ * the memcg is alive, its charge of @folio holding it (a page cache folio
+ * its caller holds a reference to, or has locked in the i_pages lock), so
+ * the hook hands it on to its lookup (memcg_any_binding()).  A hook that
  * finds a binding looks it up again under the read lock, and may find
  * none by then, as a lookup racing with unbinding always could; one that
  * finds none races with a binding's publication as the lookup did.
  */
-static __always_inline bool folio_memcg_bound(struct folio *folio)
+static __always_inline struct mem_cgroup *
+folio_bound_memcg(struct folio *folio)
 {
 	struct mem_cgroup *memcg = folio_memcg(folio);
 
-	return memcg && rcu_access_pointer(memcg->cache_ext);
+	return memcg && rcu_access_pointer(memcg->cache_ext) ? memcg : NULL;
+}
+
+/* @binding if its policy may be called, else NULL. */
+static __always_inline struct cache_ext_binding *
+binding_if_active(struct cache_ext_binding *binding)
+{
+	if (!binding || READ_ONCE(binding->state) != CACHE_EXT_BINDING_ACTIVE ||
+	    atomic_read(&binding->policy->eject_reason))
+		return NULL;
+	return binding;
 }
 
 /* The binding of a folio's cgroup if its policy may be called, or NULL. */
 static __always_inline struct cache_ext_binding *
 folio_binding(struct folio *folio)
 {
-	struct cache_ext_binding *binding = folio_any_binding(folio);
-
-	if (!binding || READ_ONCE(binding->state) != CACHE_EXT_BINDING_ACTIVE ||
-	    atomic_read(&binding->policy->eject_reason))
-		return NULL;
-	return binding;
+	return binding_if_active(folio_any_binding(folio));
 }
 
 /*
@@ -161,34 +181,22 @@ static void note_prefetch_refault(struct cache_ext_binding *binding,
 }
 
 /*
- * The work of __cache_ext_folio_added(), apart from its test of the
- * cgroup: its large frame is set up only for a cgroup with a binding.
+ * Track @folio, just inserted, in @binding, whose policy is told of
+ * folios: its registry node is reserved, allocating for the registry if
+ * it must grow, and the policy asked to admit it and told of it.  Apart
+ * from memcg_folio_added(), so that its large frame is set up only for a
+ * binding that tracks folios.  Caller holds the RCU read lock,
+ * which is dropped and taken again around an allocation.
  */
-static noinline void folio_added(struct folio *folio, gfp_t gfp,
-				 bool refault)
+static noinline void folio_added(struct cache_ext_binding *binding,
+				 struct folio *folio, gfp_t gfp,
+				 bool prefetched)
 {
 	/* Set up by cache_ext_registry_needs() if it is used. */
 	struct cache_ext_prealloc pre __uninitialized;
-	bool prefetched = current->in_cache_ext_readahead;
-	struct cache_ext_binding *binding;
-	bool admitted = true, need = false;
+	bool admitted = true, need;
 	u32 idx;
 
-	rcu_read_lock();
-	binding = folio_binding(folio);
-	if (!binding)
-		goto out;
-	if (!(gfp & __GFP_WRITE)) {
-		this_cpu_inc(binding->stats.effect->misses);
-		if (refault) {
-			this_cpu_inc(binding->stats.effect->refaults);
-			note_prefetch_refault(binding, folio);
-		}
-		if (prefetched)
-			this_cpu_inc(binding->stats.effect->prefetched);
-	}
-	if (!binding->tracks)
-		goto out;
 	need = cache_ext_registry_needs(&binding->registry, &pre);
 	if (need) {
 		/*
@@ -200,7 +208,7 @@ static noinline void folio_added(struct folio *folio, gfp_t gfp,
 					gfp & GFP_RECLAIM_MASK & ~__GFP_NOFAIL);
 		rcu_read_lock();
 		binding = folio_binding(folio);
-		if (!binding)
+		if (!binding || !binding->tracks)
 			goto out;
 	}
 
@@ -225,9 +233,39 @@ static noinline void folio_added(struct folio *folio, gfp_t gfp,
 	}
 	track_folio(binding, folio, idx, admitted, true);
 out:
-	rcu_read_unlock();
 	if (need)
 		cache_ext_prealloc_free(&pre);
+}
+
+/*
+ * The work of __cache_ext_folio_added() in a cgroup that may have a
+ * binding, @memcg: apart, so that the others' test sets up no frame.
+ */
+static noinline void memcg_folio_added(struct mem_cgroup *memcg,
+				       struct folio *folio, gfp_t gfp,
+				       bool refault)
+{
+	struct cache_ext_binding *binding;
+	bool prefetched;
+
+	rcu_read_lock();
+	binding = binding_if_active(memcg_any_binding(memcg, folio));
+	if (!binding)
+		goto out;
+	prefetched = current->in_cache_ext_readahead;
+	if (!(gfp & __GFP_WRITE)) {
+		this_cpu_inc(binding->stats.effect->misses);
+		if (refault) {
+			this_cpu_inc(binding->stats.effect->refaults);
+			note_prefetch_refault(binding, folio);
+		}
+		if (prefetched)
+			this_cpu_inc(binding->stats.effect->prefetched);
+	}
+	if (binding->tracks)
+		folio_added(binding, folio, gfp, prefetched);
+out:
+	rcu_read_unlock();
 }
 
 /*
@@ -239,8 +277,10 @@ out:
  */
 void __cache_ext_folio_added(struct folio *folio, gfp_t gfp, bool refault)
 {
-	if (folio_memcg_bound(folio))
-		folio_added(folio, gfp, refault);
+	struct mem_cgroup *memcg = folio_bound_memcg(folio);
+
+	if (memcg)
+		memcg_folio_added(memcg, folio, gfp, refault);
 }
 
 /*
@@ -291,16 +331,23 @@ static void tell_folio_accessed(struct cache_ext_binding *binding,
 void __cache_ext_folio_accessed(struct folio *folio)
 {
 	struct cache_ext_binding *binding;
+	struct mem_cgroup *memcg;
 
 	/* Already truncated: the policy has seen it leave. */
-	if (!READ_ONCE(folio->mapping) || !folio_memcg_bound(folio))
+	if (!READ_ONCE(folio->mapping))
+		return;
+	memcg = folio_bound_memcg(folio);
+	if (!memcg)
 		return;
 
 	rcu_read_lock();
-	binding = folio_binding(folio);
+	binding = binding_if_active(memcg_any_binding(memcg, folio));
 	if (!binding)
 		goto out;
 	this_cpu_inc(binding->stats.effect->accesses);
+	/* Told of no folio: a policy that only evicts (noop). */
+	if (!binding->tracks)
+		goto out;
 	/*
 	 * Referenced already: readahead inserts folios unreferenced, and
 	 * the first access of one clears its prefetched bit here before the
@@ -333,15 +380,17 @@ MODULE_PARM_DESC(mapped_accesses,
 void __cache_ext_folio_mapped_accessed(struct folio *folio, int nr_ptes)
 {
 	struct cache_ext_binding *binding;
+	struct mem_cgroup *memcg;
 	u32 idx;
 
-	if (!READ_ONCE(report_mapped) || folio_test_anon(folio) ||
-	    folio_test_swapbacked(folio) || !READ_ONCE(folio->mapping) ||
-	    !folio_memcg_bound(folio))
+	if (!READ_ONCE(report_mapped) || !READ_ONCE(folio->mapping))
+		return;
+	memcg = folio_bound_memcg(folio);
+	if (!memcg)
 		return;
 
 	rcu_read_lock();
-	binding = folio_binding(folio);
+	binding = binding_if_active(memcg_any_binding(memcg, folio));
 	if (!binding)
 		goto out;
 	this_cpu_inc(binding->stats.effect->mapped_accesses);
@@ -362,21 +411,18 @@ out:
 	rcu_read_unlock();
 }
 
-/* The work of __cache_ext_folio_removed(), as folio_added()'s. */
-static noinline void folio_removed(struct folio *folio)
+/*
+ * The work of __cache_ext_folio_removed() for a binding that tracks
+ * folios, as folio_added()'s.  The i_pages lock is held with interrupts
+ * off: @binding cannot be freed meanwhile (see folio_any_binding()).
+ * rcu_read_lock() is taken only around the policy, which the BPF helpers
+ * expect.
+ */
+static noinline void folio_removed(struct cache_ext_binding *binding,
+				   struct folio *folio)
 {
-	struct cache_ext_binding *binding;
 	bool tracked, prefetched;
 	u32 data = 0;
-
-	/*
-	 * The i_pages lock is held with interrupts off: the binding cannot
-	 * be freed meanwhile (see folio_any_binding()).  rcu_read_lock() is
-	 * taken only around the policy, which the BPF helpers expect.
-	 */
-	binding = folio_any_binding(folio);
-	if (!binding || !binding->tracks)
-		return;
 
 	cache_ext_lock(binding);
 	tracked = cache_ext_registry_remove(binding, folio,
@@ -415,9 +461,15 @@ static noinline void folio_removed(struct folio *folio)
  */
 void __cache_ext_folio_removed(struct folio *folio)
 {
+	struct mem_cgroup *memcg = folio_bound_memcg(folio);
+	struct cache_ext_binding *binding;
+
 	lockdep_assert_irqs_disabled();
-	if (folio_memcg_bound(folio))
-		folio_removed(folio);
+	if (!memcg)
+		return;
+	binding = memcg_any_binding(memcg, folio);
+	if (binding && binding->tracks)
+		folio_removed(binding, folio);
 }
 
 /*

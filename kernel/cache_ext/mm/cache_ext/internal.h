@@ -56,10 +56,13 @@ struct cache_ext_rate;
  *	in a one-second window (note_rate() in eject.c)
  * @start: cache_ext_clock() when the window began
  * @ns: nanoseconds its calls took, each call's share capped at its budget
+ * @nr_over: windows in a row, this one included, whose calls took more
+ *	than rate_budget_ms
  */
 struct cache_ext_window {
 	u64 start;
 	u64 ns;
+	unsigned int nr_over;
 };
 
 /**
