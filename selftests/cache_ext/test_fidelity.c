@@ -315,6 +315,8 @@ static long file_pages(const char *cg)
 struct measured {
 	long long reads;	/* disk reads of the kernel's run */
 	long fallback;		/* pages the kernel's LRU evicted for the policy */
+	long rounds;		/* reclaim rounds the policy was asked in */
+	long proposed;		/* candidates it proposed, in all */
 	long pages;		/* the cgroup's page cache at its end */
 	unsigned long long ns_per_read;
 };
@@ -356,6 +358,9 @@ static int kernel_run(struct __test_metadata *_metadata,
 	m->reads = disk_pages_read() - m->reads;
 	m->pages = file_pages(self->cg);
 	m->fallback = trace_sum("cache_ext_fallback:", " reclaimed=");
+	/* When the LRU evicted for it: was the policy asked, did it answer? */
+	m->rounds = trace_count("cache_ext_evict:", NULL);
+	m->proposed = trace_sum("cache_ext_evict:", " proposed=");
 	EXPECT_EQ(trace_ejections(policy), 0);
 	cg_write(self->cg, "memory.cache_ext", "default");
 	if (run_cmd(self->out, sizeof(self->out), "%s detach %s", ctl, policy))
@@ -433,6 +438,9 @@ TEST_F_TIMEOUT(fidelity, policies_attached_as_users_do_match_the_simulator, 900)
 		       cases[i].policy, cases[i].how, m.reads, sim, m.pages,
 		       m.ns_per_read, rel * 100, tol * 100,
 		       tol > 0 ? "" : ": not held", m.fallback, sim_fallback);
+		if (m.fallback > sim_fallback)
+			TH_LOG("%-10s (%-7s) asked in %ld reclaim rounds, %ld candidates proposed",
+			       cases[i].policy, cases[i].how, m.rounds, m.proposed);
 		if (tol > 0 && (rel > tol || -rel > tol))
 			bad++;
 	}
