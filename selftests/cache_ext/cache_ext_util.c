@@ -133,6 +133,20 @@ int read_files(char (*paths)[PATH_MAX], int nr)
 	return 0;
 }
 
+long vmstat(const char *name)
+{
+	char line[128], key[64];
+	long val = -1, v;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", key, &v) == 2 && !strcmp(key, name))
+			val = v;
+	if (f)
+		fclose(f);
+	return val;
+}
+
 long cached_pages(const char *path)
 {
 	return cached_range(path, 0, 0);

@@ -50,6 +50,9 @@ int cg_read_file_twice(const char *cgroup, void *path);
 /* read_and_verify() each of @nr files; 0 or the first error. */
 int read_files(char (*paths)[PATH_MAX], int nr);
 
+/* The counter @name of /proc/vmstat, or -1. */
+long vmstat(const char *name);
+
 /* Pages of @path in the page cache (cachestat(2)), or -errno. */
 long cached_pages(const char *path);
 /* The same for pages [@first, @first + @nr) of @path (@nr 0: to the end). */

@@ -317,6 +317,7 @@ struct measured {
 	long fallback;		/* pages the kernel's LRU evicted for the policy */
 	long rounds;		/* reclaim rounds the policy was asked in */
 	long proposed;		/* candidates it proposed, in all */
+	long kswapd;		/* pages kswapd reclaimed meanwhile, any cgroup */
 	long pages;		/* the cgroup's page cache at its end */
 	unsigned long long ns_per_read;
 };
@@ -352,10 +353,12 @@ static int kernel_run(struct __test_metadata *_metadata,
 		return -1;
 	}
 	m->reads = disk_pages_read();
+	m->kswapd = vmstat("pgsteal_kswapd");
 	t0 = now_us();
 	ret = cg_run(self->cg, replay_fn, &r);
 	m->ns_per_read = (now_us() - t0) * 1000 / self->seq.nr;
 	m->reads = disk_pages_read() - m->reads;
+	m->kswapd = vmstat("pgsteal_kswapd") - m->kswapd;
 	m->pages = file_pages(self->cg);
 	m->fallback = trace_sum("cache_ext_fallback:", " reclaimed=");
 	/* When the LRU evicted for it: was the policy asked, did it answer? */
@@ -439,8 +442,9 @@ TEST_F_TIMEOUT(fidelity, policies_attached_as_users_do_match_the_simulator, 900)
 		       m.ns_per_read, rel * 100, tol * 100,
 		       tol > 0 ? "" : ": not held", m.fallback, sim_fallback);
 		if (m.fallback > sim_fallback)
-			TH_LOG("%-10s (%-7s) asked in %ld reclaim rounds, %ld candidates proposed",
-			       cases[i].policy, cases[i].how, m.rounds, m.proposed);
+			TH_LOG("%-10s (%-7s) asked in %ld reclaim rounds, %ld candidates proposed; kswapd reclaimed %ld pages meanwhile",
+			       cases[i].policy, cases[i].how, m.rounds, m.proposed,
+			       m.kswapd);
 		if (tol > 0 && (rel > tol || -rel > tol))
 			bad++;
 	}

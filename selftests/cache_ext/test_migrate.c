@@ -27,20 +27,6 @@
 #define NR_FILES	3
 #define FILE_PAGES	4096
 
-static long vmstat(const char *name)
-{
-	char line[128], key[64];
-	long val = -1, v;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", key, &v) == 2 && !strcmp(key, name))
-			val = v;
-	if (f)
-		fclose(f);
-	return val;
-}
-
 static int read_all(const char *cgroup, void *files)
 {
 	return read_files(files, NR_FILES) ? EXIT_FAILURE : EXIT_SUCCESS;
