@@ -32,27 +32,11 @@
  */
 
 /*
- * The binding of a file folio's cgroup, or NULL, whatever its state: the
- * registry must stay exact even while a policy is set up or ejected.
- * Anonymous and shmem folios are never a policy's business.  Caller
- * holds the RCU read lock, or has interrupts off (an RCU read-side
- * critical section too: synchronize_rcu() waits for it).
- */
-static __always_inline struct cache_ext_binding *
-folio_any_binding(struct folio *folio)
-{
-	struct mem_cgroup *memcg;
-
-	if (folio_test_anon(folio) || folio_test_swapbacked(folio))
-		return NULL;
-	memcg = folio_memcg(folio);
-	return memcg ? rcu_dereference_check(memcg->cache_ext,
-					     rcu_read_lock_any_held()) : NULL;
-}
-
-/*
- * folio_any_binding() for a hook that found @memcg, @folio's, bound
- * (folio_bound_memcg()): the memcg is not looked up again.
+ * The binding of @memcg, the cgroup of file folio @folio, or NULL,
+ * whatever its state: the registry must stay exact even while a policy
+ * is set up or ejected.  Anonymous and shmem folios are never a policy's
+ * business.  Caller holds the RCU read lock, or has interrupts off (an
+ * RCU read-side critical section too: synchronize_rcu() waits for it).
  */
 static __always_inline struct cache_ext_binding *
 memcg_any_binding(struct mem_cgroup *memcg, struct folio *folio)
@@ -61,6 +45,15 @@ memcg_any_binding(struct mem_cgroup *memcg, struct folio *folio)
 		return NULL;
 	return rcu_dereference_check(memcg->cache_ext,
 				     rcu_read_lock_any_held());
+}
+
+/* memcg_any_binding() for a hook that has not looked the memcg up. */
+static __always_inline struct cache_ext_binding *
+folio_any_binding(struct folio *folio)
+{
+	struct mem_cgroup *memcg = folio_memcg(folio);
+
+	return memcg ? memcg_any_binding(memcg, folio) : NULL;
 }
 
 /*
