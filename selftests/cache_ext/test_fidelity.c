@@ -316,8 +316,15 @@ struct measured {
 	long long reads;	/* disk reads of the kernel's run */
 	long fallback;		/* pages the kernel's LRU evicted for the policy */
 	long rounds;		/* reclaim rounds the policy was asked in */
+	long requested;		/* folios reclaim asked it for, in all */
 	long proposed;		/* candidates it proposed, in all */
+	long none_taken;	/* rounds reclaim took none of its candidates */
+	long lru_batches;	/* batches the LRU took instead */
 	long kswapd;		/* pages kswapd reclaimed meanwhile, any cgroup */
+	long long busy;		/* batches the LRU took: the policy was busy */
+	long long untracked;	/* insertions the registry could not track */
+	long long rejected;	/* candidates reclaim could not take */
+	long long tracked;	/* folios in the registry at the end */
 	long pages;		/* the cgroup's page cache at its end */
 	unsigned long long ns_per_read;
 };
@@ -363,7 +370,14 @@ static int kernel_run(struct __test_metadata *_metadata,
 	m->fallback = trace_sum("cache_ext_fallback:", " reclaimed=");
 	/* When the LRU evicted for it: was the policy asked, did it answer? */
 	m->rounds = trace_count("cache_ext_evict:", NULL);
+	m->requested = trace_sum("cache_ext_evict:", " requested=");
 	m->proposed = trace_sum("cache_ext_evict:", " proposed=");
+	m->none_taken = trace_count("cache_ext_evict:", " accepted=0 ", NULL);
+	m->lru_batches = trace_count("cache_ext_fallback:", NULL);
+	m->busy = binding_stat(cgroup_id_of(self->cg), "evict_busy ");
+	m->untracked = binding_stat(cgroup_id_of(self->cg), "untracked ");
+	m->rejected = binding_stat(cgroup_id_of(self->cg), "rejected ");
+	m->tracked = binding_stat(cgroup_id_of(self->cg), "tracked ");
 	EXPECT_EQ(trace_ejections(policy), 0);
 	cg_write(self->cg, "memory.cache_ext", "default");
 	if (run_cmd(self->out, sizeof(self->out), "%s detach %s", ctl, policy))
@@ -442,9 +456,11 @@ TEST_F_TIMEOUT(fidelity, policies_attached_as_users_do_match_the_simulator, 900)
 		       m.ns_per_read, rel * 100, tol * 100,
 		       tol > 0 ? "" : ": not held", m.fallback, sim_fallback);
 		if (m.fallback > sim_fallback)
-			TH_LOG("%-10s (%-7s) asked in %ld reclaim rounds, %ld candidates proposed; kswapd reclaimed %ld pages meanwhile",
-			       cases[i].policy, cases[i].how, m.rounds, m.proposed,
-			       m.kswapd);
+			TH_LOG("%-10s (%-7s) asked in %ld reclaim rounds for %ld folios, %ld candidates proposed (%lld rejected), none taken in %ld rounds; %ld batches the LRU's, %lld of them for a busy policy; %lld insertions untracked, %lld tracked of %ld at the end; kswapd reclaimed %ld pages meanwhile",
+			       cases[i].policy, cases[i].how, m.rounds,
+			       m.requested, m.proposed, m.rejected,
+			       m.none_taken, m.lru_batches, m.busy,
+			       m.untracked, m.tracked, m.pages, m.kswapd);
 		if (tol > 0 && (rel > tol || -rel > tol))
 			bad++;
 	}
