@@ -1118,6 +1118,59 @@ TEST_F(evict, generations_age_under_policy)
 }
 
 /*
+ * Folios the cgroup wrote go when the policy says, like those it read.
+ * ext4 leaves buffer heads on a folio written through write_begin, and
+ * their reference made the kernel's busy test (which
+ * bpf_cache_ext_propose_list() skips folios by) call every such folio
+ * busy for good: fifo proposed none of them, they stayed at its head, and
+ * once a request and 64 more were there it proposed nothing at all; the
+ * LRU evicted in its place.  Measured before the fix: a 16 MiB file
+ * written in the cgroup and then 32 MiB read, all of the written file's
+ * 4096 pages evicted by the LRU (fallback), none by fifo.
+ */
+static int write_then_read(const char *cgroup, void *arg)
+{
+	char (*files)[PATH_MAX] = arg;
+	char buf[PAGE_SZ];
+	int fd, i, ret = 0;
+
+	/* As make_file() writes, but the written folios stay cached. */
+	fd = open(files[0], O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	if (fd < 0)
+		return EXIT_FAILURE;
+	memset(buf, 0x5a, sizeof(buf));
+	for (i = 0; i < FILE_PAGES && !ret; i++)
+		if (write(fd, buf, PAGE_SZ) != PAGE_SZ)
+			ret = -1;
+	if (fsync(fd))
+		ret = -1;
+	close(fd);
+	if (ret)
+		return EXIT_FAILURE;
+	return read_files(files + 1, NR_FILES - 1) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+TEST_F(evict, written_folios_are_proposed)
+{
+	struct fifo *skel = ATTACH(fifo, fifo, self);
+	struct bpf_link *link;
+	long policy, fallback;
+
+	ASSERT_NE(skel, NULL);
+	link = bpf_map__attach_struct_ops(skel->maps.fifo);
+	ASSERT_NE(link, NULL);
+	ASSERT_EQ(cg_run(self->cg, write_then_read, self->files), 0);
+	policy = trace_sum("cache_ext_evict:", " reclaimed=");
+	fallback = trace_sum("cache_ext_fallback:", " reclaimed=");
+	TH_LOG("16 MiB written, then 32 MiB read in 32 MiB: %ld pages reclaimed from fifo's candidates, %ld by the LRU",
+	       policy, fallback);
+	EXPECT_LT(fallback, FILE_PAGES / 16);
+	EXPECT_POLICY_EVICTED();
+	bpf_link__destroy(link);
+	fifo__destroy(skel);
+}
+
+/*
  * Reclaim that may only free some zones takes no folio of the others:
  * the LRU skips them (isolate_lru_folios(), scan_folios()), and so must
  * isolation of a policy's candidates.  The VM boots with ZONE_MOVABLE

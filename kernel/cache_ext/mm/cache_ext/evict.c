@@ -236,11 +236,12 @@ __bpf_kfunc int bpf_cache_ext_propose(struct cache_ext_eviction_ctx *ctx,
 /*
  * Can reclaim not free @folio now?  Policies ask bpf_cache_ext_folio_busy():
  * locked, under writeback, dirty, not uptodate or off the LRU, or, if
- * small, held: referenced beyond the page cache and its mappings, which
- * __remove_mapping() refuses.  A folio queued for activation keeps PG_lru
- * in the per-CPU batch that holds such a reference until that CPU drains
- * it; proposed round after round, it would be isolated and put back
- * unfreed each time while reclaim fell back to the LRU.
+ * small, held: referenced beyond the page cache, its mappings and its
+ * private data, which __remove_mapping() refuses.  A folio queued for
+ * activation keeps PG_lru in the per-CPU batch that holds such a
+ * reference until that CPU drains it; proposed round after round, it
+ * would be isolated and put back unfreed each time while reclaim fell
+ * back to the LRU.
  */
 static bool folio_busy(struct folio *folio)
 {
@@ -251,8 +252,15 @@ static bool folio_busy(struct folio *folio)
 
 	if ((READ_ONCE(folio->flags) & mask) != idle)
 		return true;
+	/*
+	 * Private data (a filesystem's buffer heads, which stay on a folio
+	 * written through write_begin after its writeback) holds a reference
+	 * that reclaim drops (filemap_release_folio()), as
+	 * mapping_evict_folio() counts it.
+	 */
 	return !folio_test_large(folio) &&
-	       folio_ref_count(folio) > folio_mapcount(folio) + 1;
+	       folio_ref_count(folio) > folio_mapcount(folio) + 1 +
+					folio_has_private(folio);
 }
 
 /**
@@ -261,9 +269,9 @@ static bool folio_busy(struct folio *folio)
  *
  * The kernel's own test, the one bpf_cache_ext_propose_list() passes
  * folios over by: locked, under writeback, dirty, not uptodate or off the
- * LRU, or, if small, held by a reference beyond the page cache and its
- * mappings (a per-CPU LRU batch, a reader between lookup and copy), which
- * __remove_mapping() refuses.  A policy that ranks its folios itself
+ * LRU, or, if small, held by a reference beyond the page cache, its
+ * mappings and its private data (a per-CPU LRU batch, a reader between
+ * lookup and copy), which __remove_mapping() refuses.  A policy that ranks its folios itself
  * skips busy ones with it rather than proposing folios reclaim would give
  * back; the answer may change as soon as it is given.
  *
