@@ -69,7 +69,7 @@ int drop_file_cache(const char *path)
 	return -ret;
 }
 
-int make_file(const char *path, size_t pages)
+int write_file_cached(const char *path, size_t pages)
 {
 	char buf[PAGE_SZ];
 	size_t i;
@@ -86,7 +86,12 @@ int make_file(const char *path, size_t pages)
 	if (!ret && fsync(fd))
 		ret = -errno;
 	close(fd);
-	return ret ?: drop_file_cache(path);
+	return ret;
+}
+
+int make_file(const char *path, size_t pages)
+{
+	return write_file_cached(path, pages) ?: drop_file_cache(path);
 }
 
 int read_and_verify(const char *path)

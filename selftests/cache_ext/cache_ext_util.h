@@ -33,9 +33,12 @@ const char *scratch_dir(void);
 void scratch_path(char *buf, size_t len, const char *name);
 
 /*
- * Create @path with @pages pages of a pattern derived from the page index,
- * write it back and drop it from the page cache.  Returns 0 or -errno.
+ * Create @path with @pages pages of a pattern derived from the page index
+ * and write it back; its folios stay in the page cache, charged to the
+ * caller's cgroup.  Returns 0 or -errno.
  */
+int write_file_cached(const char *path, size_t pages);
+/* write_file_cached(), then drop @path from the page cache. */
 int make_file(const char *path, size_t pages);
 
 /* Check page @index of a file made by make_file(); 0 if intact. */

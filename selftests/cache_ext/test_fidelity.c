@@ -344,6 +344,7 @@ static int kernel_run(struct __test_metadata *_metadata,
 				    !strcmp(policy, "get_scan"),
 	};
 	const char *ctl = getenv("CACHECTL");
+	uint64_t cg_id = cgroup_id_of(self->cg);
 	uint64_t t0;
 	int ret;
 
@@ -374,10 +375,10 @@ static int kernel_run(struct __test_metadata *_metadata,
 	m->proposed = trace_sum("cache_ext_evict:", " proposed=");
 	m->none_taken = trace_count("cache_ext_evict:", " accepted=0 ", NULL);
 	m->lru_batches = trace_count("cache_ext_fallback:", NULL);
-	m->busy = binding_stat(cgroup_id_of(self->cg), "evict_busy ");
-	m->untracked = binding_stat(cgroup_id_of(self->cg), "untracked ");
-	m->rejected = binding_stat(cgroup_id_of(self->cg), "rejected ");
-	m->tracked = binding_stat(cgroup_id_of(self->cg), "tracked ");
+	m->busy = binding_stat(cg_id, "evict_busy ");
+	m->untracked = binding_stat(cg_id, "untracked ");
+	m->rejected = binding_stat(cg_id, "rejected ");
+	m->tracked = binding_stat(cg_id, "tracked ");
 	EXPECT_EQ(trace_ejections(policy), 0);
 	cg_write(self->cg, "memory.cache_ext", "default");
 	if (run_cmd(self->out, sizeof(self->out), "%s detach %s", ctl, policy))
