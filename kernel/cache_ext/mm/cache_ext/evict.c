@@ -271,9 +271,10 @@ static bool folio_busy(struct folio *folio)
  * folios over by: locked, under writeback, dirty, not uptodate or off the
  * LRU, or, if small, held by a reference beyond the page cache, its
  * mappings and its private data (a per-CPU LRU batch, a reader between
- * lookup and copy), which __remove_mapping() refuses.  A policy that ranks its folios itself
- * skips busy ones with it rather than proposing folios reclaim would give
- * back; the answer may change as soon as it is given.
+ * lookup and copy), which __remove_mapping() refuses.  A policy that
+ * ranks its folios itself skips busy ones with it rather than proposing
+ * folios reclaim would give back; the answer may change as soon as it is
+ * given.
  *
  * Return: 1 if @folio is busy, 0 if not.
  */
