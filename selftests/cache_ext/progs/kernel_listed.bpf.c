@@ -8,19 +8,18 @@
 
 char _license[] SEC("license") = "GPL";
 
+/*
+ * Folios looked at past the request, as fifo does: busy ones at the head
+ * (written, locked, waiting in a CPU's LRU batch) are passed over.  The
+ * selftest of the drained batches sets 0, so that such folios block the
+ * head.
+ */
+const volatile __u32 lookahead = CACHE_EXT_MAX_BATCH;
+
 void CACHE_EXT_OP(kernel_listed_evict, struct cache_ext_eviction_ctx *req,
 		  struct mem_cgroup *memcg)
 {
-	/*
-	 * Look a batch past the request, as fifo does: the list's oldest
-	 * folios may wait, off the LRU, in the per-CPU batch of a CPU the
-	 * reader has left (seen: five of them at the head for as long as the
-	 * reader ran on the other CPU), and the classic LRU asks for 1, 3
-	 * and 7 folios, so a window of twice the request proposed nothing
-	 * and those batches were the LRU's.
-	 */
-	cache_ext_propose_from(req, memcg, 0,
-			       req->nr_requested + CACHE_EXT_MAX_BATCH);
+	cache_ext_propose_from(req, memcg, 0, req->nr_requested + lookahead);
 }
 
 SEC(".struct_ops.link")
