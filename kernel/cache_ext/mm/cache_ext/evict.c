@@ -96,7 +96,7 @@ static struct cache_ext_evict_req *req_of(struct cache_ext_eviction_ctx *ctx)
  * them, while they become the oldest of a FIFO's list: a policy walking
  * from the head then finds them busy round after round, proposes
  * nothing, and the LRU reclaims in its place (test_fidelity's fifo: 33
- * to 41 busy folios at the head for half a second, 100 to 2,500 pages
+ * to 41 busy folios at the head for half a second, 26 to 2,476 pages
  * the LRU's in a run).  When a round's request was not filled and the
  * policy passed over such folios, every CPU's batches are drained, as
  * memory.reclaim drains them before its last try: from a work item, not
