@@ -1177,12 +1177,9 @@ static int strand_then_read(const char *cgroup, void *arg)
 {
 	char (*files)[PATH_MAX] = arg;
 	char buf[PAGE_SZ];
-	cpu_set_t cpus;
 	int fd, i, failed = 0;
 
-	CPU_ZERO(&cpus);
-	CPU_SET(0, &cpus);
-	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+	if (pin_to_cpu(0))
 		return EXIT_FAILURE;
 	fd = open(files[0], O_RDONLY);
 	if (fd < 0)
@@ -1192,9 +1189,7 @@ static int strand_then_read(const char *cgroup, void *arg)
 		failed = pread(fd, buf, PAGE_SZ, (off_t)i * PAGE_SZ) != PAGE_SZ ||
 			 check_page(buf, i);
 	close(fd);
-	CPU_ZERO(&cpus);
-	CPU_SET(1, &cpus);
-	if (failed || sched_setaffinity(0, sizeof(cpus), &cpus) ||
+	if (failed || pin_to_cpu(1) ||
 	    read_files(files + 1, NR_FILES - 1))
 		return EXIT_FAILURE;
 	return EXIT_SUCCESS;
